@@ -1,0 +1,389 @@
+"""The Big Two board state machine (RULES.md §2): deal → show → double → play → end.
+
+Every action is checked against the state and either applied whole or rejected with a reason code
+and no change at all. Hands are 52-bit masks: membership and removal are single integer operations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..cards import cards_of, check_cards, check_count, format_cards, mask_of
+from ..deal import deal_round_robin
+from ..engine import Action, Board, Rejected
+from ..errors import DeckhandError
+from . import D3, HAND_SIZE, RULESET, SEATS
+from .combos import beats, classify
+from .legal import Play, legal_plays
+from .scoring import penalty, scores
+
+SHOW, DOUBLE, PLAY, END = "show", "double", "play", "end"
+UNDECIDED = -1
+
+
+class SeatView(NamedTuple):
+    """What one seat may know: its own hand, shown hands, everyone's card counts, the trick so far."""
+
+    seat: int
+    phase: str
+    turn: int
+    first: int
+    hand: tuple[int, ...]
+    counts: tuple[int, ...]
+    shown: tuple[int, ...]
+    doubled: tuple[int, ...]
+    shown_hands: tuple[tuple[int, ...] | None, ...]
+    last: Play
+    last_seat: int
+    opened: bool
+    trick: tuple[tuple[int, Play], ...]
+    winner: int
+
+    @property
+    def leading(self) -> bool:
+        return not self.last
+
+    def legal_plays(self) -> list[tuple[Play, Any]]:
+        """Legal plays for this seat when it is its turn in the play phase (else none)."""
+        if self.phase != PLAY or self.turn != self.seat:
+            return []
+        return legal_plays(
+            self.hand,
+            classify(self.last) if self.last else None,
+            must_contain=None if self.opened else D3,
+            highest_single_only=self.counts[(self.seat + 1) % SEATS] == 1,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "turn": self.turn,
+            "first": self.first,
+            "hand": format_cards(self.hand),
+            "counts": list(self.counts),
+            "shown": [None if v == UNDECIDED else bool(v) for v in self.shown],
+            "doubled": [None if v == UNDECIDED else bool(v) for v in self.doubled],
+            "shown_hands": {str(s): format_cards(h) for s, h in enumerate(self.shown_hands) if h is not None},
+            "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
+            "trick": [{"seat": s, "cards": format_cards(p)} for s, p in self.trick],
+            "one_card": [s for s, n in enumerate(self.counts) if n == 1],
+            "winner": None if self.winner < 0 else self.winner,
+        }
+
+
+class BigTwoBoard:
+    """One board of Big Two. Construct from four 13-card hands (seat order) or with :meth:`from_order`."""
+
+    ruleset = RULESET
+    seats = SEATS
+
+    def __init__(self, hands: Sequence[Sequence[int]]) -> None:
+        if len(hands) != SEATS:
+            raise DeckhandError(f"Big Two needs {SEATS} hands, got {len(hands)}")
+        for seat, hand in enumerate(hands):
+            check_count(hand, HAND_SIZE, f"hand of seat {seat}")
+        check_cards([c for hand in hands for c in hand], decks=1, jokers=False)
+        self.dealt = [mask_of(h) for h in hands]
+        self.hands = list(self.dealt)
+        self.first = next(s for s in range(SEATS) if self.hands[s] >> D3 & 1)
+        self.phase = SHOW
+        self.shown = [UNDECIDED] * SEATS
+        self.doubled = [UNDECIDED] * SEATS
+        self.turn = UNDECIDED
+        self.last: Play = ()
+        self.last_seat = UNDECIDED
+        self.passes = 0
+        self.trick: list[tuple[int, Play]] = []
+        self.tricks_done = 0
+        self.opened = False
+        self.winner = UNDECIDED
+
+    @classmethod
+    def from_order(cls, order: Sequence[int]) -> BigTwoBoard:
+        """Deal a shuffled 52-card order one card at a time, seat 0 first."""
+        check_count(order, SEATS * HAND_SIZE, "deck")
+        hands, _ = deal_round_robin(order, SEATS, HAND_SIZE)
+        return cls(hands)
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == END
+
+    def hand(self, seat: int) -> list[int]:
+        return cards_of(self.hands[seat])
+
+    def counts(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def pending(self) -> list[int]:
+        """Seats whose decision the board is waiting for now."""
+        if self.phase == SHOW:
+            return [s for s in range(SEATS) if self.shown[s] == UNDECIDED]
+        if self.phase in (DOUBLE, PLAY):
+            return [self.turn]
+        return []
+
+    def seat_view(self, seat: int) -> SeatView:
+        _check_seat(seat)
+        return SeatView(
+            seat=seat,
+            phase=self.phase,
+            turn=self.turn,
+            first=self.first,
+            hand=tuple(cards_of(self.hands[seat])),
+            counts=tuple(self.counts()),
+            shown=tuple(self.shown),
+            doubled=tuple(self.doubled),
+            shown_hands=tuple(
+                tuple(cards_of(self.hands[s])) if self.shown[s] == 1 else None for s in range(SEATS)
+            ),
+            last=self.last,
+            last_seat=self.last_seat,
+            opened=self.opened,
+            trick=tuple(self.trick),
+            winner=self.winner,
+        )
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self.seat_view(seat).to_dict()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        _check_seat(seat)
+        if self.phase == SHOW and self.shown[seat] == UNDECIDED:
+            return [Action(seat, "show", value=0), Action(seat, "show", value=1)]
+        if self.phase == DOUBLE and self.turn == seat:
+            return [Action(seat, "double", value=0), Action(seat, "double", value=1)]
+        if self.phase == PLAY and self.turn == seat:
+            actions = [Action(seat, "play", cards) for cards, _ in self.seat_view(seat).legal_plays()]
+            if self.last:
+                actions.append(Action(seat, "pass"))
+            return actions
+        return []
+
+    def default_action(self, seat: int) -> Action | None:
+        """What a timeout means for ``seat`` now: show and double default to "no"; play has no default."""
+        _check_seat(seat)
+        if self.phase == SHOW and self.shown[seat] == UNDECIDED:
+            return Action(seat, "show", value=0, timeout=True)
+        if self.phase == DOUBLE and self.turn == seat:
+            return Action(seat, "double", value=0, timeout=True)
+        return None
+
+    def result(self) -> dict[str, Any]:
+        if self.phase != END:
+            raise DeckhandError("the board has not ended")
+        left = self.counts()
+        shown = [v == 1 for v in self.shown]
+        doubled = [v == 1 for v in self.doubled]
+        return {
+            "ruleset": RULESET,
+            "winner": self.winner,
+            "cards_left": left,
+            "penalties": [penalty(n) for n in left],
+            "shown": shown,
+            "doubled": doubled,
+            "scores": scores(left, shown, doubled),
+        }
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def check(self, action: Action) -> None:
+        """Raise Rejected if ``action`` is not allowed now; never changes the board."""
+        self._validate(action)
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
+        checked = self._validate(action)
+        kind, seat = action.kind, action.seat
+        if kind == "play":
+            assert checked is not None
+            self._play(seat, *checked)
+        elif kind == "pass":
+            self._pass(seat)
+        elif kind == "show":
+            self._show(seat, action.value)
+        else:
+            self._double(seat, action.value)
+
+    def _validate(self, action: Action) -> tuple[Play, int] | None:
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < SEATS:
+            raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
+        kind = action.kind
+        if kind == "play":
+            self._check_turn(seat)
+            return self._check_play(seat, action.cards)
+        if kind == "pass":
+            self._check_turn(seat)
+            if not self.last:
+                raise Rejected(
+                    "cannot_pass_lead", "the leader must play; passing is only allowed when following"
+                )
+        elif kind == "show":
+            if self.phase != SHOW:
+                raise Rejected("phase_closed", "the show phase is over")
+            if self.shown[seat] != UNDECIDED:
+                raise Rejected("already_decided", f"seat {seat} has already chosen whether to show")
+        elif kind == "double":
+            if self.phase != DOUBLE:
+                raise Rejected("phase_closed", "the double phase is not open")
+            if seat != self.turn:
+                raise Rejected("not_your_turn", f"seat {self.turn} chooses to double now, not seat {seat}")
+        else:
+            raise Rejected("bad_action", f"unknown action {kind!r} for Big Two")
+        return None
+
+    def _check_turn(self, seat: int) -> None:
+        if self.phase != PLAY:
+            raise Rejected("phase_closed", f"cards are not played in the {self.phase} phase")
+        if seat != self.turn:
+            raise Rejected("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int]:
+        play_mask = 0
+        for c in cards:
+            if not isinstance(c, int) or not 0 <= c < 52:
+                raise Rejected("bad_card", f"not a Big Two card: {c!r}")
+            bit = 1 << c
+            if play_mask & bit:
+                raise Rejected("duplicate_card", f"{format_cards([c])[0]} is listed twice")
+            play_mask |= bit
+        if not play_mask:
+            raise Rejected("not_a_combination", "a play needs at least one card; to pass, send pass")
+        hand = self.hands[seat]
+        if play_mask & ~hand:
+            missing = " ".join(format_cards(cards_of(play_mask & ~hand)))
+            raise Rejected("not_in_hand", f"not in seat {seat}'s hand: {missing}")
+        play = tuple(sorted(cards))
+        combo = classify(play)
+        if combo is None:
+            raise Rejected(
+                "not_a_combination", f"{' '.join(format_cards(play))} is not a Big Two combination"
+            )
+        if not self.opened and D3 not in play:
+            raise Rejected("must_contain_d3", "the first lead must contain D3")
+        if self.last:
+            prev = classify(self.last)
+            assert prev is not None
+            if combo.size != prev.size:
+                raise Rejected("wrong_size", f"the trick is of {prev.size}-card plays, not {combo.size}")
+            if not beats(prev, combo):
+                raise Rejected("does_not_beat", f"{combo.name} does not beat the last {prev.name}")
+        nxt = (seat + 1) % SEATS
+        if combo.size == 1 and self.hands[nxt].bit_count() == 1 and play_mask != 1 << (hand.bit_length() - 1):
+            raise Rejected(
+                "must_play_highest_single",
+                f"seat {nxt} has one card left: a single must be your highest card",
+            )
+        return play, play_mask
+
+    def _show(self, seat: int, value: int) -> None:
+        self.shown[seat] = 1 if value else 0
+        if UNDECIDED not in self.shown:
+            self.phase = DOUBLE
+            self.turn = self.first
+
+    def _double(self, seat: int, value: int) -> None:
+        self.doubled[seat] = 1 if value else 0
+        self.turn = (seat + 1) % SEATS
+        if UNDECIDED not in self.doubled:
+            self.phase = PLAY
+            self.turn = self.first
+
+    def _play(self, seat: int, play: Play, play_mask: int) -> None:
+        hand = self.hands[seat] & ~play_mask
+        self.hands[seat] = hand
+        self.opened = True
+        self.last = play
+        self.last_seat = seat
+        self.passes = 0
+        self.trick.append((seat, play))
+        if not hand:
+            self.phase = END
+            self.winner = seat
+            self.turn = UNDECIDED
+        else:
+            self.turn = (seat + 1) % SEATS
+
+    def _pass(self, seat: int) -> None:
+        self.trick.append((seat, ()))
+        self.passes += 1
+        if self.passes == SEATS - 1:
+            self.turn = self.last_seat
+            self.last = ()
+            self.last_seat = UNDECIDED
+            self.passes = 0
+            self.trick = []
+            self.tricks_done += 1
+        else:
+            self.turn = (seat + 1) % SEATS
+
+    # -- serialization ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "r": RULESET,
+            "d": [cards_of(m) for m in self.dealt],
+            "h": [cards_of(m) for m in self.hands],
+            "p": self.phase,
+            "s": self.shown,
+            "x": self.doubled,
+            "t": self.turn,
+            "l": list(self.last),
+            "ls": self.last_seat,
+            "n": self.passes,
+            "k": [[s, list(p)] for s, p in self.trick],
+            "kd": self.tricks_done,
+            "o": self.opened,
+            "w": self.winner,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BigTwoBoard:
+        try:
+            if data["r"] != RULESET:
+                raise DeckhandError(f"state is for rule set {data['r']!r}, not {RULESET}")
+            board = cls(data["d"])
+            board.hands = [mask_of(h) for h in data["h"]]
+            board.phase = data["p"]
+            board.shown = list(data["s"])
+            board.doubled = list(data["x"])
+            board.turn = data["t"]
+            board.last = tuple(data["l"])
+            board.last_seat = data["ls"]
+            board.passes = data["n"]
+            board.trick = [(s, tuple(p)) for s, p in data["k"]]
+            board.tricks_done = data["kd"]
+            board.opened = data["o"]
+            board.winner = data["w"]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, DeckhandError):
+                raise
+            raise DeckhandError(f"not a Big Two board state: {exc}") from exc
+        return board
+
+    @classmethod
+    def from_json(cls, text: str) -> BigTwoBoard:
+        return cls.from_dict(json.loads(text))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BigTwoBoard) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise DeckhandError(f"seat must be 0..{SEATS - 1}, got {seat}")
+
+
+# Checked by mypy: the Big Two board offers the whole engine interface.
+_ENGINE: type[Board] = BigTwoBoard

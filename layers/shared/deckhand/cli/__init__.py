@@ -1,0 +1,1 @@
+"""The ``deckhand`` command line."""

@@ -1,0 +1,56 @@
+"""What every game engine offers the rest of the system, so lifecycle code never names a game.
+
+An engine keeps the whole state of one board, validates every action against it and either applies
+it or raises :class:`Rejected` with a stable reason code, leaving the state untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Protocol
+
+from .errors import DeckhandError
+
+
+class Rejected(DeckhandError):
+    """An action the rules do not allow now. ``code`` is stable and documented; the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class Action(NamedTuple):
+    """One decision by one seat. ``kind`` is game-specific (play, pass, show, double, bid …)."""
+
+    seat: int
+    kind: str
+    cards: tuple[int, ...] = ()
+    value: int = 0
+    timeout: bool = False
+
+
+class Board(Protocol):
+    """The engine interface (deal happens in the engine's constructor from the dealt hands)."""
+
+    ruleset: str
+
+    @property
+    def finished(self) -> bool: ...
+
+    def check(self, action: Action) -> None: ...
+
+    def apply(self, action: Action) -> None: ...
+
+    def legal_actions(self, seat: int) -> list[Action]: ...
+
+    def default_action(self, seat: int) -> Action | None: ...
+
+    def view(self, seat: int) -> dict[str, Any]: ...
+
+    def result(self) -> dict[str, Any]: ...
+
+    def to_json(self) -> str: ...

@@ -1,0 +1,9 @@
+"""Errors shared by every engine and tool, so callers can map them to structured replies."""
+
+
+class DeckhandError(ValueError):
+    """Base for every error caused by bad input (as opposed to a bug)."""
+
+
+class CardError(DeckhandError):
+    """A card token, card set or hand that breaks the card rules of the game."""

@@ -1,0 +1,57 @@
+"""Shared helpers: build boards from readable tokens so each test states its position plainly."""
+
+from __future__ import annotations
+
+import pytest
+from deckhand.bigtwo.board import PLAY, BigTwoBoard
+from deckhand.cards import make_deck, mask_of, parse_card, parse_cards
+from deckhand.shuffle import seeded_shuffle
+
+
+def cards(text: str) -> list[int]:
+    return parse_cards(text.split())
+
+
+def card(token: str) -> int:
+    return parse_card(token)
+
+
+def hands_with(*fixed: str) -> list[list[int]]:
+    """Four 13-card hands: the given token strings first, the rest of the deck filled in order."""
+    chosen = [cards(t) for t in fixed]
+    used = {c for h in chosen for c in h}
+    rest = [c for c in make_deck() if c not in used]
+    hands = []
+    for seat in range(4):
+        hand = chosen[seat] if seat < len(chosen) else []
+        need = 13 - len(hand)
+        hand = hand + rest[:need]
+        rest = rest[need:]
+        hands.append(sorted(hand))
+    return hands
+
+
+def board_in_play(
+    current: list[str], *, turn: int, last: str = "", last_seat: int = -1, passes: int = 0
+) -> BigTwoBoard:
+    """A board already in the play phase with the given hands left (a mid-board position)."""
+    board = BigTwoBoard(hands_with())
+    board.hands = [mask_of(cards(h)) for h in current]
+    board.phase = PLAY
+    board.shown = [0, 0, 0, 0]
+    board.doubled = [0, 0, 0, 0]
+    board.opened = True
+    board.turn = turn
+    board.last = tuple(sorted(cards(last))) if last else ()
+    board.last_seat = last_seat
+    board.passes = passes
+    return board
+
+
+def seeded_board(seed: str) -> BigTwoBoard:
+    return BigTwoBoard.from_order(seeded_shuffle(make_deck(), seed))
+
+
+@pytest.fixture
+def fresh_board() -> BigTwoBoard:
+    return seeded_board("fixture")

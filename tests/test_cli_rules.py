@@ -1,0 +1,109 @@
+"""``deckhand rules --game bigtwo``: the JSON Lines contract of docs/cli.md."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from deckhand.cli.rules import run
+
+LINES = [
+    ('{"op":"classify","cards":["D3","C3"]}', {"type": "pair"}),
+    ('{"op":"classify","cards":["d3","c4","h5","s6","d7"]}', {"type": "straight"}),
+    ('{"op":"classify","cards":["S10","SJ","SQ","SK","SA"]}', {"type": "straight_flush"}),
+    ('{"op":"classify","cards":["SJ","CQ","HK","SA","D2"]}', {"type": None}),
+    ('{"op":"classify","cards":["D8","C8","H8","S8","D3"]}', {"type": "four_of_a_kind"}),
+    ('{"op":"classify","cards":["C9","H9","S9","D4","C4"]}', {"type": "full_house"}),
+    ('{"op":"classify","cards":["H3","H4","H5","H6","H8"]}', {"type": "flush"}),
+    ('{"op":"classify","cards":["C3","H3","S3"]}', {"type": "triple"}),
+    ('{"op":"classify","cards":["S2"]}', {"type": "single"}),
+    ('{"op":"beats","prev":["H2"],"play":["S2"]}', {"beats": True}),
+    ('{"op":"beats","prev":["S2"],"play":["H2"]}', {"beats": False}),
+    ('{"op":"beats","prev":["D3"],"play":["D4","C4"]}', {"beats": False}),
+    ('{"op":"beats","prev":["D3","C4"],"play":["D5"]}', {"beats": False}),
+    (
+        '{"op":"score","cards_left":[5,8,0,12],"shown":[false,false,false,false],'
+        '"doubled":[true,false,false,true]}',
+        {"scores": [136, 2, 98, -236]},
+    ),
+]
+
+BAD = [
+    ("not json", "not JSON"),
+    ("[1,2]", "JSON object"),
+    ('{"op":"deal"}', "unknown op"),
+    ('{"op":"__init__"}', "unknown op"),
+    ('{"cards":["D3"]}', "unknown op"),
+    ('{"op":"classify","cards":["X9"]}', "unknown card token"),
+    ('{"op":"classify","cards":["D3","d3"]}', "appears 2 times"),
+    ('{"op":"classify","cards":["BJ"]}', "not used in this game"),
+    ('{"op":"classify","cards":"D3"}', "must be a list"),
+    ('{"op":"classify"}', "missing field 'cards'"),
+    ('{"op":"beats","prev":["D3"]}', "missing field 'play'"),
+    (
+        '{"op":"score","cards_left":[5,8,0],"shown":[false,false,false,false],"doubled":[false,false,false,false]}',
+        "'cards_left' must have 4 entries",
+    ),
+    (
+        '{"op":"score","cards_left":[5,8,0,12],"shown":[0,0,0,0],"doubled":[false,false,false,false]}',
+        "'shown' entries must be bool",
+    ),
+    (
+        '{"op":"score","cards_left":[5,8,1,12],"shown":[false,false,false,false],"doubled":[false,false,false,false]}',
+        "exactly one player",
+    ),
+    (
+        '{"op":"score","cards_left":[5,8,0,14],"shown":[false,false,false,false],"doubled":[false,false,false,false]}',
+        "0..13",
+    ),
+    ("", "not JSON"),
+]
+
+
+def run_lines(lines: list[str]) -> list[dict]:
+    out = io.StringIO()
+    assert run("bigtwo", io.StringIO("".join(line + "\n" for line in lines)), out) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize(("line", "expected"), LINES)
+def test_ops(line, expected):
+    assert run_lines([line]) == [expected]
+
+
+@pytest.mark.parametrize(("line", "message"), BAD)
+def test_bad_line_gets_error_and_the_next_line_is_still_answered(line, message):
+    replies = run_lines([line, LINES[0][0]])
+    assert list(replies[0]) == ["error"] and message in replies[0]["error"]
+    assert replies[1] == LINES[0][1]
+
+
+def test_console_script_one_line_out_per_line_in_exit_zero():
+    stdin = "\n".join([LINES[0][0], "garbage", LINES[-1][0]]) + "\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckhand.cli.main", "rules", "--game", "bigtwo"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert (
+        replies[0] == {"type": "pair"}
+        and "error" in replies[1]
+        and replies[2] == {"scores": [136, 2, 98, -236]}
+    )
+    assert proc.stdout.splitlines()[0] == '{"type":"pair"}'
+
+
+def test_unknown_game_is_a_usage_error():
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckhand.cli.main", "rules", "--game", "chess"],
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
