@@ -34,6 +34,7 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bigtwo_bench.py
+	$(BIN)/python bench/competition_bench.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis out
