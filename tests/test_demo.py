@@ -20,7 +20,8 @@ def test_demo_plays_each_board_at_two_tables_with_zero_sum_scores():
     assert len(ends) == 4
     assert all(sum(map(int, e)) == 0 for e in ends)
     assert "trick  1:" in text and "D3" in text.split("trick  1:")[1].split("\n")[0]
-    assert "Duplicate comparison" in text and "Total game score" in text
+    assert "Duplicate comparison" in text and "Standings" in text
+    assert text.count(" rank points, game score ") == 8
 
 
 def test_demo_is_reproducible_and_depends_on_the_seed():

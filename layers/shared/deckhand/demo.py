@@ -12,6 +12,7 @@ from .bigtwo.board import BigTwoBoard
 from .bigtwo.bot import BigTwoBot
 from .bigtwo.combos import classify
 from .cards import format_cards, make_deck
+from .competition.standings import BoardResults, Result, standings
 from .shuffle import seeded_shuffle
 
 PLAYERS = [
@@ -71,6 +72,7 @@ def play_board(board: BigTwoBoard, seats: list[tuple[str, str]], out: IO[str]) -
 def run_demo(*, boards: int, seed: str, out: IO[str]) -> int:
     totals = {player: 0 for player, _ in PLAYERS}
     comparison: list[str] = []
+    results: list[BoardResults] = []
     for number in range(1, boards + 1):
         order = seeded_shuffle(make_deck(), f"{seed}/board/{number}")
         out.write(f"\n=== Board {number} (deal seed {seed}/board/{number}) ===\n")
@@ -83,12 +85,29 @@ def run_demo(*, boards: int, seed: str, out: IO[str]) -> int:
             per_table.append((seats, scores))
             for (player, _), score in zip(seats, scores, strict=True):
                 totals[player] += score
+        results.append(
+            BoardResults(
+                str(number),
+                1,
+                "1",
+                tuple(
+                    Result(seats[seat][0], str(t), seat, scores[seat])
+                    for t, (seats, scores) in enumerate(per_table, start=1)
+                    for seat in range(4)
+                ),
+            )
+        )
         for seat in range(4):
             cells = [f"{seats[seat][0]} {scores[seat]:+d}" for seats, scores in per_table]
             comparison.append(f"  board {number} seat {seat}: " + " vs ".join(cells))
     out.write("\n=== Duplicate comparison (same board, same seat) ===\n")
     out.write("\n".join(comparison) + "\n")
-    out.write("\n=== Total game score ===\n")
-    for player, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])):
-        out.write(f"  {player}: {total:+d}\n")
+    out.write("\n=== Standings (matchpoints → rank points, RULES.md §1) ===\n")
+    _, table = standings(results, "bigtwo-2017")
+    for s in table:
+        decided = f"  (tie-break: {s.tie_break})" if s.tie_break else ""
+        out.write(
+            f"  {s.place:>2}. {s.player:<3} {s.total_cents / 100:>9.2f} rank points, "
+            f"game score {totals[s.player]:+d}{decided}\n"
+        )
     return 0
