@@ -1,9 +1,10 @@
 """Property tests: the generator and the validator agree, boards end zero-sum, state round-trips."""
 
+import json
 import random
 from itertools import combinations
 
-from deckhand.bigtwo.board import PLAY, BigTwoBoard
+from deckhand.bigtwo.board import PLAY, BigTwoBoard, SeatView
 from deckhand.bigtwo.bot import STYLES, BigTwoBot
 from deckhand.engine import Action, Rejected
 from helpers import seeded_board
@@ -84,6 +85,8 @@ def test_json_round_trip_is_exact_at_every_point(seed, data):
         again = BigTwoBoard.from_json(text)
         assert again == board and again.to_json() == text
         assert [again.view(s) for s in range(4)] == [board.view(s) for s in range(4)]
+        for s in range(4):  # a view survives its JSON form (what devices receive) exactly
+            assert SeatView.from_dict(json.loads(json.dumps(board.view(s)))) == board.seat_view(s)
         if board.finished:
             break
         seat = board.pending()[0]

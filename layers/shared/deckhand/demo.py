@@ -103,8 +103,8 @@ def run_demo(*, boards: int, seed: str, out: IO[str]) -> int:
     out.write("\n=== Duplicate comparison (same board, same seat) ===\n")
     out.write("\n".join(comparison) + "\n")
     out.write("\n=== Standings (matchpoints → rank points, RULES.md §1) ===\n")
-    _, table = standings(results, "bigtwo-2017")
-    for s in table:
+    _, ranked = standings(results, "bigtwo-2017")
+    for s in ranked:
         decided = f"  (tie-break: {s.tie_break})" if s.tie_break else ""
         out.write(
             f"  {s.place:>2}. {s.player:<3} {s.total_cents / 100:>9.2f} rank points, "

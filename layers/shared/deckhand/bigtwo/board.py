@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..cards import cards_of, check_cards, check_count, format_cards, mask_of
+from ..cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..deal import deal_round_robin
 from ..engine import Action, Board, Rejected
 from ..errors import DeckhandError
@@ -70,8 +70,38 @@ class SeatView(NamedTuple):
             "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
             "trick": [{"seat": s, "cards": format_cards(p)} for s, p in self.trick],
             "one_card": [s for s, n in enumerate(self.counts) if n == 1],
+            "opened": self.opened,
             "winner": None if self.winner < 0 else self.winner,
         }
+
+    @classmethod
+    def from_dict(cls, view: dict[str, Any]) -> SeatView:
+        """Rebuild a view from its JSON form (what a device receives), e.g. for a bot on a device."""
+
+        def cards(tokens: list[str]) -> tuple[int, ...]:
+            return tuple(sorted(parse_cards(tokens)))
+
+        flag = {None: UNDECIDED, False: 0, True: 1}
+        shown_hands = view["shown_hands"]
+        return cls(
+            seat=view["seat"],
+            phase=view["phase"],
+            turn=view["turn"],
+            first=view["first"],
+            hand=cards(view["hand"]),
+            counts=tuple(view["counts"]),
+            shown=tuple(flag[v] for v in view["shown"]),
+            doubled=tuple(flag[v] for v in view["doubled"]),
+            shown_hands=tuple(
+                cards(shown_hands[str(s)]) if str(s) in shown_hands else None
+                for s in range(len(view["counts"]))
+            ),
+            last=cards(view["last"]["cards"]) if view["last"] else (),
+            last_seat=view["last"]["seat"] if view["last"] else UNDECIDED,
+            opened=view["opened"],
+            trick=tuple((t["seat"], cards(t["cards"])) for t in view["trick"]),
+            winner=UNDECIDED if view["winner"] is None else view["winner"],
+        )
 
 
 class BigTwoBoard:

@@ -43,6 +43,9 @@ GRADES: dict[str, Grade] = {
     "C4": Grade("C4", (REGISTERED_UNIT, CENTRE, CENTRE_GUIDED), False, False, 5, 20, False, 0, 0),
     "C5": Grade("C5", (REGISTERED_UNIT, CENTRE, CENTRE_GUIDED), False, False, 3, 20, False, 0, 0),
 }
+# Not a grade of the rules: a practice or club event that is not registered with the governing
+# platform (and so is free of the grade rules). The name rule still applies.
+UNRATED = "unrated"
 
 
 class Entrant(NamedTuple):
@@ -92,9 +95,14 @@ def add_working_days(day: dt.date, n: int) -> dt.date:
 
 def check_event(plan: EventPlan) -> list[Violation]:
     """Every rule of the plan's grade that it breaks, each with a message a director can act on."""
-    grade = GRADES.get(plan.grade)
+    if plan.grade == UNRATED:
+        grade = Grade("unrated", ORGANISERS, False, plan.rounds > 1, 0, None, False, 0, 0)
+    else:
+        grade = GRADES.get(plan.grade)  # type: ignore[assignment]
     if grade is None:
-        return [Violation("grade", f"unknown grade {plan.grade!r}; grades are {', '.join(GRADES)}")]
+        return [
+            Violation("grade", f"unknown grade {plan.grade!r}; grades are {', '.join(GRADES)}, {UNRATED}")
+        ]
     out: list[Violation] = []
     if plan.organiser not in ORGANISERS:
         out.append(

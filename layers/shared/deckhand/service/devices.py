@@ -1,0 +1,227 @@
+"""Device messages (docs/protocol.md): from a thing name to its seat, validated, applied once.
+
+A device may act only for the seat it is assigned; a duplicate (same thing, same message id — MQTT
+QoS 1 redelivery, a Lambda retry, a handset resending after a reconnect) is acknowledged again and
+never applied twice; every rejection goes back to the sender with a reason code and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..cards import parse_cards
+from ..engine import Action, Rejected
+from ..errors import CardError
+from ..games import game
+from . import flow, tableboard
+from .events import get_device, get_event
+from .messaging import down_topic
+from .models import BoardStateItem, DealItem, event_pk, round_key
+from .runtime import Runtime
+
+ACTIONS = ("play", "pass", "show", "double")
+KINDS = (*ACTIONS, "hello", "dealt")
+THING = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
+MSG_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+BOARD_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+DEALER = -1
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, why: str) -> None:
+        super().__init__(why)
+        self.code = code
+        self.why = why
+
+
+def _validate(payload: Any) -> dict[str, Any]:
+    if not isinstance(payload, dict):
+        raise BadMessage("malformed", "a message must be a JSON object")
+    kind = payload.get("t")
+    if kind not in KINDS:
+        raise BadMessage("malformed", f"unknown message type {kind!r}")
+    msg = payload.get("msg")
+    if not isinstance(msg, str) or not MSG_ID.match(msg):
+        raise BadMessage("malformed", "msg must be a message id of 1–64 letters, digits or _.:-")
+    if kind != "hello":
+        board = payload.get("board")
+        if not isinstance(board, str) or not BOARD_ID.match(board):
+            raise BadMessage("malformed", "board must be a board id")
+    if kind in ("play", "dealt"):
+        cards = payload.get("cards")
+        if (
+            not isinstance(cards, list)
+            or not cards
+            or len(cards) > 108
+            or not all(isinstance(c, str) for c in cards)
+        ):
+            raise BadMessage("malformed", "cards must be a non-empty list of card tokens")
+    if kind in ("show", "double"):
+        value = payload.get("v")
+        if value not in (0, 1) or isinstance(value, bool):
+            raise BadMessage("malformed", "v must be 0 or 1")
+    return payload
+
+
+def handle(rt: Runtime, thing: Any, payload: Any) -> dict[str, Any]:
+    """Process one device message; returns the outcome (also sent to the device as ack/reject)."""
+    if not isinstance(thing, str) or not THING.match(thing):
+        return {"status": "rejected", "code": "unknown_device", "why": "no valid thing name"}
+    msg = payload.get("msg") if isinstance(payload, dict) else None
+    try:
+        message = _validate(payload)
+        return _handle(rt, thing, message)
+    except BadMessage as exc:
+        return _reject(rt, thing, msg if isinstance(msg, str) else None, exc.code, exc.why)
+
+
+def _reject(rt: Runtime, thing: str, msg: str | None, code: str, why: str) -> dict[str, Any]:
+    rt.publisher.publish(down_topic(thing), {"t": "reject", "msg": msg, "code": code, "why": why[:200]})
+    return {"status": "rejected", "code": code, "why": why}
+
+
+def _ack(rt: Runtime, thing: str, msg: str, *, duplicate: bool = False) -> dict[str, Any]:
+    payload: dict[str, Any] = {"t": "ack", "msg": msg}
+    if duplicate:
+        payload["dup"] = True
+    rt.publisher.publish(down_topic(thing), payload)
+    return {"status": "duplicate" if duplicate else "accepted"}
+
+
+def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
+    msg = message["msg"]
+    device = get_device(thing)
+    if device is None:
+        raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
+    event = get_event(device.event_id)
+    if event.status != "playing" or not event.current_round:
+        raise BadMessage("no_round", "no round is in play")
+    kind = message["t"]
+    seat = device.seat
+    if kind == "hello":
+        return _hello(rt, thing, device.event_id, event.current_round, device.table, seat, msg)
+    if (kind == "dealt") != (seat == DEALER):
+        raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
+    key = (device.event_id, event.current_round, device.table, message["board"])
+    item = tableboard.load(*key)
+    if item is None:
+        raise BadMessage(
+            "wrong_board", f"board {message['board']!r} is not played at this table in this round"
+        )
+    if tableboard.find_logged(item, thing, msg):
+        return _duplicate(rt, thing, msg, item)
+    if kind == "dealt":
+        return _dealt(rt, thing, msg, item, message["cards"])
+    g = game(item.ruleset)
+    try:
+        cards = tuple(parse_cards(message.get("cards", []), decks=g.decks, jokers=g.jokers))
+    except CardError as exc:
+        raise BadMessage("bad_card", str(exc)) from None
+    action = Action(seat, kind, cards, int(message.get("v", 0)))
+
+    def change(current: BoardStateItem) -> dict[str, Any] | None:
+        if tableboard.find_logged(current, thing, msg):
+            tableboard.mark_unchanged(current)
+            return {"duplicate": True}
+        if current.status == "waiting":
+            raise BadMessage("wrong_board", f"board {current.board} has not started at this table")
+        if current.status == "stopped":
+            raise BadMessage("board_stopped", f"board {current.board} is stopped: {current.stop_reason}")
+        if current.status == "ended":
+            raise BadMessage("board_over", f"board {current.board} has ended")
+        tableboard.apply_timeouts(current)
+        try:
+            tableboard.apply_action(current, action, thing=thing, msg=msg)
+        except Rejected as exc:
+            raise BadMessage(exc.code, exc.message) from None
+        return None
+
+    item, outcome = tableboard.transact(key, change)
+    if outcome and outcome.get("duplicate"):
+        return _duplicate(rt, thing, msg, item)
+    result = _ack(rt, thing, msg)
+    flow.after_change(rt, item)
+    return result
+
+
+def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[str, Any]:
+    """Acknowledge again, resend the sender's view; an ended board is (idempotently) scored again."""
+    result = _ack(rt, thing, msg, duplicate=True)
+    seat = next((s for s, t in enumerate(item.devices) if t == thing), None)
+    if seat is not None:
+        tableboard.publish_views(rt.publisher, item, only_seat=seat)
+    if item.status == "ended":
+        rt.invoke(
+            "score",
+            {"event_id": item.event_id, "round": item.round, "table": item.table, "board": item.board},
+        )
+    return result
+
+
+def _hello(
+    rt: Runtime, thing: str, event_id: str, round_no: int, table: str, seat: int, msg: str
+) -> dict[str, Any]:
+    """A (re)connected device gets its full current view (a rebooted handset resumes mid-board)."""
+    from .rounds import get_round
+
+    r = get_round(event_id, round_no)
+    current = None
+    for b in r.boards:
+        item = tableboard.load(event_id, round_no, table, b)
+        if item is None:
+            continue
+        current = item
+        if item.status in ("playing", "stopped"):
+            break
+    rt.publisher.publish(down_topic(thing), {"t": "ack", "msg": msg})
+    if current is None:
+        return {"status": "accepted"}
+    if seat == DEALER:
+        flow.send_deal_order(rt, current)
+    else:
+        tableboard.publish_views(rt.publisher, current, only_seat=seat)
+    return {"status": "accepted"}
+
+
+def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list[str]) -> dict[str, Any]:
+    """Check what the dealing table read against the stored board; a mismatch stops that table's board."""
+    g = game(item.ruleset)
+    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    try:
+        read = parse_cards(tokens, decks=g.decks, jokers=g.jokers)
+    except CardError as exc:
+        read = None
+        problem = f"unreadable report: {exc}"
+    if read is not None:
+        problem = _deal_problem(list(deal.order), read)
+
+    def change(current: BoardStateItem) -> str:
+        current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "th": thing, "m": msg}]
+        current.dealt_ok = not problem
+        if problem and current.status in ("playing", "waiting"):
+            current.status = "stopped"
+            current.stop_reason = problem
+            current.deadline = 0
+        return problem
+
+    item, _ = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
+    if problem:
+        for t in [*item.devices, item.dealer]:
+            if t:
+                rt.publisher.publish(down_topic(t), {"t": "stopped", "b": item.board, "why": problem[:200]})
+        return _reject(rt, thing, msg, "deal_mismatch", problem)
+    return _ack(rt, thing, msg)
+
+
+def _deal_problem(expected: list[int], read: list[int]) -> str:
+    from ..cards import format_card
+
+    for i, (want, got) in enumerate(zip(expected, read, strict=False)):
+        if want != got:
+            return f"card {i + 1} read as {format_card(got)}, the board has {format_card(want)}"
+    if len(read) < len(expected):
+        return f"only {len(read)} of {len(expected)} cards were dealt"
+    if len(read) > len(expected):
+        return f"{len(read) - len(expected)} card(s) more than the board has"
+    return ""

@@ -1,0 +1,55 @@
+"""What happens around every change of a table's board: views out, results in, the next board begun."""
+
+from __future__ import annotations
+
+import contextlib
+
+from pynamodb.exceptions import DoesNotExist
+
+from ..cards import format_cards
+from ..games import game
+from . import tableboard
+from .messaging import down_topic
+from .models import BoardStateItem, DealItem, event_pk, round_key
+from .runtime import Runtime
+
+
+def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> None:
+    """Begin a waiting board at a table (idempotent): ask every seat, send views and the deal order."""
+
+    def change(item: BoardStateItem) -> bool:
+        if item.status != "waiting":
+            tableboard.mark_unchanged(item)
+            return False
+        tableboard.start(item)
+        return True
+
+    item, started = tableboard.transact((event_id, round_no, table, board), change)
+    if started:
+        send_deal_order(rt, item)
+    after_change(rt, item)
+
+
+def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
+    """The dealing table (if any) gets the card order it must deal — never a handset."""
+    if not item.dealer:
+        return
+    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    g = game(item.ruleset)
+    rt.publisher.publish(
+        down_topic(item.dealer),
+        {"t": "deal", "b": item.board, "r": item.round, "seats": g.seats, "order": format_cards(deal.order)},
+    )
+
+
+def after_change(rt: Runtime, item: BoardStateItem) -> None:
+    """Every device at the table gets its new view; an ended board is scored and the next one begun."""
+    tableboard.publish_views(rt.publisher, item)
+    if item.status == "ended":
+        rt.invoke(
+            "score",
+            {"event_id": item.event_id, "round": item.round, "table": item.table, "board": item.board},
+        )
+        if item.next_board:
+            with contextlib.suppress(DoesNotExist):
+                start_board(rt, item.event_id, item.round, item.table, item.next_board)

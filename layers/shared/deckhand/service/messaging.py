@@ -1,0 +1,85 @@
+"""Messages to devices go through one interface with adapters (docs/protocol.md).
+
+``IotDataPublisher`` publishes through the AWS IoT data plane; ``MqttPublisher`` to a local broker
+(the local venue); ``RecordingPublisher`` keeps them in memory for tests. Payloads are compact JSON
+and must stay under 1 KiB — checked here, once, for every adapter.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Protocol
+
+MAX_MESSAGE_BYTES = 1024
+
+
+def down_topic(thing: str) -> str:
+    return f"dh/{thing}/down"
+
+
+def up_topic(thing: str) -> str:
+    return f"dh/{thing}/up"
+
+
+def event_topic(event_id: str) -> str:
+    return f"dh/events/{event_id}"
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise ValueError(f"message of {len(data)} bytes exceeds {MAX_MESSAGE_BYTES}: {payload.get('t')!r}")
+    return data
+
+
+class Publisher(Protocol):
+    def publish(self, topic: str, payload: dict[str, Any]) -> None: ...
+
+
+class RecordingPublisher:
+    """Keeps every message (tests; also what the local venue's bridge wraps)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self._lock = threading.Lock()
+
+    def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        encode(payload)
+        with self._lock:
+            self.sent.append((topic, payload))
+
+    def to(self, thing: str) -> list[dict[str, Any]]:
+        topic = down_topic(thing)
+        return [p for t, p in self.sent if t == topic]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.sent.clear()
+
+
+class IotDataPublisher:
+    """AWS IoT Core data plane (QoS 1). The client is made lazily so cold starts stay cheap."""
+
+    def __init__(self, endpoint: str | None = None) -> None:
+        self._endpoint = endpoint
+        self._client: Any = None
+
+    def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        if self._client is None:
+            import boto3
+
+            kwargs = {"endpoint_url": self._endpoint} if self._endpoint else {}
+            self._client = boto3.client("iot-data", **kwargs)
+        self._client.publish(topic=topic, qos=1, payload=encode(payload))
+
+
+class MqttPublisher:
+    """A local MQTT 3.1.1 broker (the local venue), through a connected paho-mqtt client."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        info = self._client.publish(topic, encode(payload), qos=1)
+        info.wait_for_publish(timeout=5)

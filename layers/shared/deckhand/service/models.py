@@ -1,0 +1,221 @@
+"""The single DynamoDB table as PynamoDB models; key design and access patterns in docs/data-model.md.
+
+Table name, region and endpoint come from the environment (``DECKHAND_TABLE``, ``AWS_REGION``,
+``DECKHAND_DYNAMODB_ENDPOINT``) or :func:`configure`, so the same code runs on AWS, against moto's
+server in the local venue, and against moto in-process in tests.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pynamodb.attributes import (
+    Attribute,
+    BooleanAttribute,
+    JSONAttribute,
+    UnicodeAttribute,
+    VersionAttribute,
+)
+from pynamodb.connection import Connection
+from pynamodb.constants import NUMBER
+from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
+
+
+class IntAttribute(Attribute[int]):
+    """A DynamoDB number that is always a whole number (counts, rounds, milliseconds)."""
+
+    attr_type = NUMBER
+
+    def serialize(self, value: int) -> str:
+        return str(int(value))
+
+    def deserialize(self, value: str) -> int:
+        return int(value)
+
+
+class _Base(Model):
+    class Meta:
+        table_name = os.environ.get("DECKHAND_TABLE", "deckhand-dev")
+        region = os.environ.get("AWS_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
+        host = os.environ.get("DECKHAND_DYNAMODB_ENDPOINT") or None
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+
+
+class EventItem(_Base):
+    """pk EVENT#<id>, sk META."""
+
+    name = UnicodeAttribute()
+    ruleset = UnicodeAttribute()
+    grade = UnicodeAttribute()
+    format = UnicodeAttribute()  # pvp (players vs players) | pva (players vs AI)
+    rounds = IntAttribute()
+    boards_per_round = IntAttribute()
+    groups = IntAttribute()
+    venue = BooleanAttribute(default=True)
+    ranking = UnicodeAttribute(default="competition")
+    seed = UnicodeAttribute()  # recorded: round-1 seating is reproducible from it
+    status = UnicodeAttribute(default="registering")  # registering | playing | between_rounds | finished
+    current_round = IntAttribute(default=0)
+    created_at = IntAttribute()
+    version = VersionAttribute()
+
+
+class PlayerItem(_Base):
+    """pk EVENT#<id>, sk PLAYER#<player id>."""
+
+    name = UnicodeAttribute()
+    number = IntAttribute()  # fixed registration number (seed 001 appendix 3)
+    silver_points = IntAttribute(default=0)
+    red_points = IntAttribute(default=0)
+
+
+class TableItem(_Base):
+    """pk EVENT#<id>, sk TABLE#<venue table id>: which device sits at each seat, which deals."""
+
+    order = IntAttribute()
+    seats = JSONAttribute()  # thing name per seat ("" = none)
+    dealer = UnicodeAttribute(default="")
+
+
+class DeviceItem(_Base):
+    """pk DEVICE#<thing name>, sk META: the one seat (or dealing table) a device may act for."""
+
+    event_id = UnicodeAttribute()
+    table = UnicodeAttribute()
+    seat = IntAttribute()  # -1: the table's automatic dealer
+
+
+class RoundItem(_Base):
+    """pk EVENT#<id>, sk ROUND#<nnn>."""
+
+    status = UnicodeAttribute()  # playing | done
+    seating = JSONAttribute()  # [{"group", "table", "seats": [player|null]}]
+    boards = JSONAttribute()
+    commitment = UnicodeAttribute()
+    salt = UnicodeAttribute()  # secret until the round is done
+    boards_total = IntAttribute()
+    boards_done = IntAttribute(default=0)
+    started_at = IntAttribute()
+    ended_at = IntAttribute(null=True)
+
+
+class DealItem(_Base):
+    """pk EVENT#<id>, sk DEAL#<nnn>#<group>#<board>: the shuffled card order (secret)."""
+
+    order = JSONAttribute()
+
+
+class BoardStateItem(_Base):
+    """pk BOARD#<event>#<nnn>#<table>#<board>, sk STATE: the live board, its log, versioned."""
+
+    event_id = UnicodeAttribute()
+    round = IntAttribute()
+    group = UnicodeAttribute()
+    table = UnicodeAttribute()
+    board = UnicodeAttribute()
+    position = IntAttribute()  # order of the board in the round (0 first)
+    ruleset = UnicodeAttribute()
+    players = JSONAttribute()  # per seat; "" = AI seat
+    devices = JSONAttribute()  # thing name per seat ("" = none)
+    dealer = UnicodeAttribute(default="")
+    next_board = UnicodeAttribute(default="")  # the board this table plays after this one
+    status = UnicodeAttribute()  # waiting | playing | ended | stopped
+    state = UnicodeAttribute()  # engine state JSON
+    log = JSONAttribute(default=list)  # append-only: every accepted action
+    asked_at = JSONAttribute(default=list)  # ms, per seat: when asked to act
+    play_ms = JSONAttribute(default=list)  # ms on own turns, per seat
+    deadline = IntAttribute(default=0)  # ms; 0 = no timed decision pending
+    dealt_ok = BooleanAttribute(null=True)
+    stop_reason = UnicodeAttribute(null=True)
+    version = VersionAttribute()
+
+
+class ResultItem(_Base):
+    """pk EVENT#<id>, sk RESULT#<nnn>#<table>#<board>: one table's result of one board."""
+
+    round = IntAttribute()
+    group = UnicodeAttribute()
+    table = UnicodeAttribute()
+    board = UnicodeAttribute()
+    players = JSONAttribute()
+    scores = JSONAttribute()
+    play_time = JSONAttribute()  # seconds per seat
+    detail = JSONAttribute()  # the engine's result
+    adjusted = JSONAttribute(null=True)  # referee adjustment {"scores", "reason", "by"}
+
+
+class StandingsItem(_Base):
+    """pk EVENT#<id>, sk STANDINGS#<nnn>: standings after round nnn (the competition core's output)."""
+
+    document = JSONAttribute()
+
+
+class AuditItem(_Base):
+    """pk EVENT#<id>, sk AUDIT#<ms>#<id>: referee actions, append-only."""
+
+    kind = UnicodeAttribute()
+    detail = JSONAttribute()
+    by = UnicodeAttribute()
+    at = IntAttribute()
+
+
+class ActiveItem(_Base):
+    """pk ACTIVE, sk <event>#<nnn>: rounds in play, for the timers' sweep."""
+
+    event_id = UnicodeAttribute()
+    round = IntAttribute()
+
+
+ALL_MODELS: tuple[type[_Base], ...] = (
+    EventItem,
+    PlayerItem,
+    TableItem,
+    DeviceItem,
+    RoundItem,
+    DealItem,
+    BoardStateItem,
+    ResultItem,
+    StandingsItem,
+    AuditItem,
+    ActiveItem,
+)
+
+
+def configure(*, table_name: str | None = None, host: str | None = None, region: str | None = None) -> None:
+    """Point every model at a table (and endpoint): used by tests and the local venue."""
+    models: list[type[_Base]] = [_Base, *ALL_MODELS]
+    for model in models:
+        meta = model.Meta
+        if table_name is not None:
+            meta.table_name = table_name
+        if host is not None:
+            meta.host = host
+        if region is not None:
+            meta.region = region
+        model._connection = None
+
+
+def create_table() -> None:
+    """Create the table where it does not exist yet (tests and the local venue)."""
+    if not _Base.exists():
+        _Base.create_table(billing_mode="PAY_PER_REQUEST", wait=True)
+
+
+def round_key(n: int) -> str:
+    return f"{n:03d}"
+
+
+def event_pk(event_id: str) -> str:
+    return f"EVENT#{event_id}"
+
+
+def board_pk(event_id: str, round_no: int, table: str, board: str) -> str:
+    return f"BOARD#{event_id}#{round_key(round_no)}#{table}#{board}"
+
+
+def transaction() -> TransactWrite:
+    """An all-or-nothing write across items, on the same table and endpoint as the models."""
+    return TransactWrite(connection=Connection(region=_Base.Meta.region, host=_Base.Meta.host))

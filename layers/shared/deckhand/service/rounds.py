@@ -1,0 +1,222 @@
+"""Starting a round: Swiss seating, secure deals, a public commitment, and the first board at every table.
+
+Dealing is retry-safe: the round item (with a fresh 256-bit secret) is written first and every deal
+is derived from that secret, so a retried invocation rebuilds exactly the same boards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import secrets
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist, PutError
+
+from ..cards import format_cards, make_deck
+from ..competition import swiss
+from ..errors import DeckhandError
+from ..games import game
+from ..shuffle import seeded_shuffle
+from . import flow, tableboard
+from .clock import now_ms
+from .events import Conflict, event_id_of, get_event, list_players, list_tables
+from .messaging import event_topic
+from .models import (
+    ActiveItem,
+    BoardStateItem,
+    DealItem,
+    EventItem,
+    RoundItem,
+    StandingsItem,
+    board_pk,
+    event_pk,
+    round_key,
+)
+from .runtime import Runtime
+
+
+def request_next_round(rt: Runtime, event_id: str) -> int:
+    """Open the next round (organiser) and hand the dealing to the deal function."""
+    event = get_event(event_id)
+    if event.status not in ("registering", "between_rounds"):
+        raise Conflict(f"cannot start a round while the event is {event.status}")
+    if event.current_round >= event.rounds:
+        raise Conflict(f"all {event.rounds} rounds have been played")
+    if not list_players(event_id):
+        raise Conflict("no players are registered")
+    number = event.current_round + 1
+    event.current_round = number
+    event.status = "dealing"
+    try:
+        event.save()
+    except PutError:
+        raise Conflict("the event changed meanwhile (another start?); try again") from None
+    rt.invoke("deal", {"event_id": event_id, "round": number})
+    return number
+
+
+def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
+    event_id = event_id_of(event)
+    k = game(event.ruleset).seats
+    if event.format != "pvp":
+        raise DeckhandError("players-vs-AI events are not supported yet")
+    players = [p.sk.removeprefix("PLAYER#") for p in list_players(event_id)]
+    if round_no == 1:
+        return swiss.first_round(players, k, event.groups, f"{event.seed}/round/1")
+    previous = StandingsItem.get(event_pk(event_id), f"STANDINGS#{round_key(round_no - 1)}")
+    order = [s["player"] for s in previous.document["standings"]]
+    missing = [p for p in players if p not in order]
+    return swiss.next_round(order + missing, k, event.groups)
+
+
+def board_ids(event: EventItem) -> list[str]:
+    return [str(i + 1) for i in range(event.boards_per_round)]
+
+
+def deal_order(secret: str, group: int, board: str, decks: int, jokers: bool) -> list[int]:
+    """The card order of one board of one group, derived from the round's secret (see module doc)."""
+    return seeded_shuffle(make_deck(decks=decks, jokers=jokers), f"{secret}/group/{group}/board/{board}")
+
+
+def commitment(salt: str, deals: dict[str, list[int]]) -> str:
+    """SHA-256 over the salt and the canonical JSON of every deal ("group/board" → card tokens)."""
+    canonical = json.dumps({k: format_cards(v) for k, v in sorted(deals.items())}, separators=(",", ":"))
+    return hashlib.sha256((salt + canonical).encode()).hexdigest()
+
+
+def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
+    event = get_event(event_id)
+    if event.current_round != round_no:
+        raise Conflict(f"round {round_no} is not the event's current round ({event.current_round})")
+    g = game(event.ruleset)
+    boards = board_ids(event)
+    round_item = _round_item(event, round_no, boards)
+    secret = round_item.salt
+    deals = {
+        f"{group}/{b}": deal_order(secret, group, b, g.decks, g.jokers)
+        for group in range(1, event.groups + 1)
+        for b in boards
+    }
+    for key, order in deals.items():
+        group, b = key.split("/")
+        DealItem(event_pk(event_id), f"DEAL#{round_key(round_no)}#{group}#{b}", order=order).save()
+    for entry in round_item.seating:
+        for position, b in enumerate(boards):
+            order = deals[f"{entry['group']}/{b}"]
+            item = BoardStateItem(
+                board_pk(event_id, round_no, entry["table"], b),
+                "STATE",
+                event_id=event_id,
+                round=round_no,
+                group=str(entry["group"]),
+                table=entry["table"],
+                board=b,
+                position=position,
+                ruleset=g.ruleset,
+                players=[p or "" for p in entry["seats"]],
+                devices=entry["devices"],
+                dealer=entry["dealer"],
+                next_board=boards[position + 1] if position + 1 < len(boards) else "",
+                status="waiting",
+                state=g.new_board(order).to_json(),
+                log=[],
+                asked_at=[0] * g.seats,
+                play_ms=[0] * g.seats,
+            )
+            # A retried deal finds the board already there, identical by construction.
+            with contextlib.suppress(PutError):
+                item.save(condition=BoardStateItem.pk.does_not_exist())
+    ActiveItem("ACTIVE", f"{event_id}#{round_key(round_no)}", event_id=event_id, round=round_no).save()
+    if event.status == "dealing":
+        event.status = "playing"
+        event.save()
+    rt.publisher.publish(
+        event_topic(event_id),
+        {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": boards},
+    )
+    for entry in round_item.seating:
+        flow.start_board(rt, event_id, round_no, entry["table"], boards[0])
+    return round_item
+
+
+def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem:
+    event_id = event_id_of(event)
+    try:
+        return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+    except DoesNotExist:
+        pass
+    g = game(event.ruleset)
+    seating = _seating(event, round_no)
+    venue_tables = list_tables(event_id)
+    if event.venue and len(venue_tables) < len(seating):
+        raise Conflict(f"round {round_no} needs {len(seating)} tables; {len(venue_tables)} are registered")
+    rows: list[dict[str, Any]] = []
+    for i, t in enumerate(seating):
+        venue = venue_tables[i] if i < len(venue_tables) else None
+        rows.append(
+            {
+                "group": t.group,
+                "table": venue.sk.removeprefix("TABLE#") if venue else f"{t.group}-{t.table}",
+                "number": t.table,
+                "seats": list(t.seats),
+                "devices": list(venue.seats) if venue else [""] * g.seats,
+                "dealer": venue.dealer if venue else "",
+            }
+        )
+    salt = secrets.token_hex(32)
+    deals = {
+        f"{group}/{b}": deal_order(salt, group, b, g.decks, g.jokers)
+        for group in range(1, event.groups + 1)
+        for b in boards
+    }
+    item = RoundItem(
+        event_pk(event_id),
+        f"ROUND#{round_key(round_no)}",
+        status="playing",
+        seating=rows,
+        boards=boards,
+        commitment=commitment(salt, deals),
+        salt=salt,
+        boards_total=len(rows) * len(boards),
+        started_at=now_ms(),
+    )
+    try:
+        item.save(condition=RoundItem.sk.does_not_exist())
+    except PutError:
+        return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+    return item
+
+
+def get_round(event_id: str, round_no: int) -> RoundItem:
+    try:
+        return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+    except DoesNotExist:
+        from .events import NotFound
+
+        raise NotFound(f"event {event_id!r} has no round {round_no}") from None
+
+
+def round_status(event_id: str, round_no: int) -> dict[str, Any]:
+    r = get_round(event_id, round_no)
+    tables = []
+    for entry in r.seating:
+        boards = []
+        for b in r.boards:
+            item = tableboard.load(event_id, round_no, entry["table"], b)
+            boards.append({"board": b, "status": item.status if item else "missing"})
+        tables.append(
+            {"table": entry["table"], "group": entry["group"], "seats": entry["seats"], "boards": boards}
+        )
+    out: dict[str, Any] = {
+        "round": round_no,
+        "status": r.status,
+        "commitment": r.commitment,
+        "boards_done": r.boards_done,
+        "boards_total": r.boards_total,
+        "tables": tables,
+    }
+    if r.status == "done":
+        out["salt"] = r.salt
+    return out

@@ -1,0 +1,140 @@
+"""Board results in, round standings out (the competition core does the arithmetic).
+
+Recording a result is idempotent: the result item is written only if absent, in one transaction
+with the round's counter, so a retried invocation neither counts twice nor loses the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist, TransactWriteError, UpdateError
+
+from ..competition.documents import results_document, standings_document
+from ..competition.standings import BoardResults, Result, standings
+from . import tableboard
+from .clock import now_ms
+from .events import get_event
+from .messaging import event_topic
+from .models import (
+    ActiveItem,
+    EventItem,
+    ResultItem,
+    RoundItem,
+    StandingsItem,
+    event_pk,
+    round_key,
+    transaction,
+)
+from .runtime import Runtime
+
+AI_PLAYER = "AI"
+
+
+def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> bool:
+    """Store one table's result of an ended board; True if this call recorded it."""
+    item = tableboard.load(event_id, round_no, table, board)
+    if item is None or item.status != "ended":
+        return False
+    result = tableboard.result_of(item)
+    result_item = ResultItem(
+        event_pk(event_id),
+        f"RESULT#{round_key(round_no)}#{table}#{board}",
+        round=round_no,
+        group=item.group,
+        table=table,
+        board=board,
+        players=item.players,
+        scores=result["scores"],
+        play_time=[ms / 1000 for ms in item.play_ms],
+        detail=result,
+    )
+    round_item = RoundItem(event_pk(event_id), f"ROUND#{round_key(round_no)}")
+    try:
+        with transaction() as tx:
+            tx.save(result_item, condition=ResultItem.sk.does_not_exist())
+            tx.update(round_item, actions=[RoundItem.boards_done.add(1)])
+    except TransactWriteError:
+        recorded = False
+    else:
+        recorded = True
+    maybe_finish_round(rt, event_id, round_no)
+    return recorded
+
+
+def list_results(event_id: str, round_no: int | None = None) -> list[ResultItem]:
+    prefix = "RESULT#" if round_no is None else f"RESULT#{round_key(round_no)}#"
+    return list(ResultItem.query(event_pk(event_id), ResultItem.sk.startswith(prefix), consistent_read=True))
+
+
+def board_results(results: list[ResultItem]) -> list[BoardResults]:
+    """Results in the competition core's form; adjusted scores (referee) replace the played ones."""
+    grouped: dict[tuple[int, str, str], list[Result]] = {}
+    for r in results:
+        scores = r.adjusted["scores"] if r.adjusted else r.scores
+        for seat, player in enumerate(r.players):
+            grouped.setdefault((int(r.round), r.board, r.group), []).append(
+                Result(
+                    player or f"{AI_PLAYER}:{r.table}:{seat}",
+                    r.table,
+                    seat,
+                    scores[seat],
+                    r.play_time[seat],
+                    ai=not player,
+                )
+            )
+    return [BoardResults(b, rnd, g, tuple(rs)) for (rnd, b, g), rs in sorted(grouped.items())]
+
+
+def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
+    event_id = event.pk.removeprefix("EVENT#")
+    boards = [b for b in board_results(list_results(event_id)) if b.round <= upto_round]
+    comparisons, table = standings(boards, event.ruleset, event.ranking)
+    return standings_document(comparisons, table)
+
+
+def results_export(event: EventItem) -> dict[str, Any]:
+    """Board results as ``deckhand standings`` input — anyone can recompute the standings from it."""
+    event_id = event.pk.removeprefix("EVENT#")
+    return results_document(event.ruleset, board_results(list_results(event_id)))
+
+
+def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
+    """When every table has finished every board: standings, the salt revealed, the event moves on."""
+    try:
+        r = RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+    except DoesNotExist:
+        return
+    if r.boards_done < r.boards_total:
+        return
+    event = get_event(event_id)
+    doc = compute_standings(event, round_no)
+    StandingsItem(event_pk(event_id), f"STANDINGS#{round_key(round_no)}", document=doc).save()
+    try:
+        r.update(
+            actions=[RoundItem.status.set("done"), RoundItem.ended_at.set(now_ms())],
+            condition=RoundItem.status == "playing",
+        )
+    except UpdateError:
+        return  # another invocation finished the round
+    ActiveItem("ACTIVE", f"{event_id}#{round_key(round_no)}").delete()
+    finished = round_no >= event.rounds
+    event.refresh(consistent_read=True)
+    event.update(actions=[EventItem.status.set("finished" if finished else "between_rounds")])
+    rt.publisher.publish(
+        event_topic(event_id), {"t": "round_end", "r": round_no, "commit": r.commitment, "salt": r.salt}
+    )
+
+
+def recompute_latest_standings(event_id: str) -> None:
+    """After a referee adjustment: the stored standings of every finished round are recomputed."""
+    event = get_event(event_id)
+    for n in range(1, event.current_round + 1):
+        try:
+            r = RoundItem.get(event_pk(event_id), f"ROUND#{round_key(n)}")
+        except DoesNotExist:
+            continue
+        if r.status == "done":
+            StandingsItem(
+                event_pk(event_id), f"STANDINGS#{round_key(n)}", document=compute_standings(event, n)
+            ).save()

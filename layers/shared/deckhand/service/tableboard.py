@@ -1,0 +1,210 @@
+"""One table's board as the system sees it: engine state + log + clocks, saved with a version check.
+
+Every change goes through :func:`transact`: load, change in memory, save conditionally on the
+version, and on a lost race load again and redo — so two messages racing for one turn give exactly
+one winner, and the loser is re-validated against the winner's state (and rejected with a reason).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pynamodb.exceptions import DoesNotExist, PutError
+
+from ..cards import format_cards
+from ..engine import Action, Board
+from ..games import Game, game
+from .clock import now_ms
+from .messaging import Publisher, down_topic
+from .models import BoardStateItem, board_pk
+
+T = TypeVar("T")
+MAX_ATTEMPTS = 8
+
+
+class LostRace(Exception):
+    pass
+
+
+def load(event_id: str, round_no: int, table: str, board: str) -> BoardStateItem | None:
+    try:
+        return BoardStateItem.get(board_pk(event_id, round_no, table, board), "STATE", consistent_read=True)
+    except DoesNotExist:
+        return None
+
+
+def transact(
+    key: tuple[str, int, str, str], change: Callable[[BoardStateItem], T]
+) -> tuple[BoardStateItem, T]:
+    """Apply ``change`` to the stored item and save it conditionally; redo on a lost race.
+
+    ``change`` returns a value; raising inside it aborts without saving. It must not publish.
+    """
+    for _ in range(MAX_ATTEMPTS):
+        item = load(*key)
+        if item is None:
+            raise DoesNotExist(f"no board {key}")
+        result = change(item)
+        if getattr(item, "_unchanged", False):
+            return item, result
+        try:
+            item.save()
+        except PutError as exc:
+            if _is_conditional_failure(exc):
+                continue
+            raise
+        return item, result
+    raise LostRace(f"board {key} kept changing; gave up after {MAX_ATTEMPTS} attempts")
+
+
+def _is_conditional_failure(exc: PutError) -> bool:
+    return getattr(exc, "cause_response_code", "") == "ConditionalCheckFailedException"
+
+
+def mark_unchanged(item: BoardStateItem) -> None:
+    item._unchanged = True  # type: ignore[attr-defined]
+
+
+def engine_of(item: BoardStateItem) -> tuple[Game, Board]:
+    g = game(item.ruleset)
+    return g, g.load_board(item.state)
+
+
+def _log_entry(action: Action, at: int, thing: str = "", msg: str = "") -> dict[str, Any]:
+    entry: dict[str, Any] = {"s": action.seat, "t": action.kind, "at": at}
+    if action.cards:
+        entry["c"] = format_cards(action.cards)
+    if action.kind in ("show", "double", "bid"):
+        entry["v"] = action.value
+    if action.timeout:
+        entry["to"] = True
+    if thing:
+        entry["th"] = thing
+        entry["m"] = msg
+    return entry
+
+
+def find_logged(item: BoardStateItem, thing: str, msg: str) -> dict[str, Any] | None:
+    for entry in item.log:
+        if entry.get("m") == msg and entry.get("th") == thing:
+            return dict(entry)
+    return None
+
+
+def _ask(item: BoardStateItem, g: Game, board: Board, before: set[int], now: int) -> None:
+    """Start the clock for seats newly asked to act, and set the next timeout deadline."""
+    pending = board.pending()
+    for seat in pending:
+        if seat not in before:
+            item.asked_at[seat] = now
+    deadlines = [item.asked_at[s] + g.decision_ms for s in pending if board.default_action(s) is not None]
+    item.deadline = min(deadlines) if deadlines else 0
+
+
+def apply_action(item: BoardStateItem, action: Action, *, thing: str = "", msg: str = "") -> None:
+    """Validate and apply one seat's action (engine rules), log it, count its time, let AI seats move.
+
+    Raises ``Rejected`` (from the engine) with the item untouched.
+    """
+    g, board = engine_of(item)
+    now = now_ms()
+    before = set(board.pending())
+    board.apply(action)
+    spent = max(0, now - item.asked_at[action.seat]) if action.seat in before else 0
+    item.play_ms[action.seat] += spent
+    entry = _log_entry(action, now, thing, msg)
+    entry["ms"] = spent
+    item.log = [*item.log, entry]
+    _ask(item, g, board, before - {action.seat}, now)
+    _run_ai(item, g, board, now)
+    _finish(item, board)
+
+
+def apply_timeouts(item: BoardStateItem) -> int:
+    """Apply the default (a timeout) for every decision whose time is up; returns how many."""
+    if item.status != "playing" or not item.deadline or item.deadline > now_ms():
+        return 0
+    g, board = engine_of(item)
+    applied = 0
+    while not board.finished:
+        now = now_ms()
+        due = [
+            s for s in board.pending() if board.default_action(s) and item.asked_at[s] + g.decision_ms <= now
+        ]
+        if not due:
+            break
+        seat = due[0]
+        action = board.default_action(seat)
+        assert action is not None
+        before = set(board.pending())
+        board.apply(action)
+        item.play_ms[seat] += g.decision_ms
+        entry = _log_entry(action, now)
+        entry["ms"] = g.decision_ms
+        item.log = [*item.log, entry]
+        _ask(item, g, board, before - {seat}, now)
+        _run_ai(item, g, board, now)
+        applied += 1
+    _finish(item, board)
+    return applied
+
+
+def _run_ai(item: BoardStateItem, g: Game, board: Board, now: int) -> None:
+    decide = None
+    while not board.finished:
+        ai_seats = [s for s in board.pending() if not item.players[s]]
+        if not ai_seats:
+            break
+        decide = decide or g.bot()
+        seat = ai_seats[0]
+        action = decide(board, seat)
+        assert action is not None, "a bot must decide when asked"
+        before = set(board.pending())
+        board.apply(action)
+        item.log = [*item.log, _log_entry(action, now)]
+        _ask(item, g, board, before - {seat}, now)
+    item.state = board.to_json()
+
+
+def _finish(item: BoardStateItem, board: Board) -> None:
+    item.state = board.to_json()
+    if board.finished:
+        item.status = "ended"
+        item.deadline = 0
+
+
+def start(item: BoardStateItem) -> None:
+    """A waiting board begins: every seat with a decision is asked now; AI seats decide at once."""
+    g, board = engine_of(item)
+    item.status = "playing"
+    now = now_ms()
+    _ask(item, g, board, set(), now)
+    _run_ai(item, g, board, now)
+    _finish(item, board)
+
+
+def view_message(item: BoardStateItem, seat: int) -> dict[str, Any]:
+    _, board = engine_of(item)
+    return {
+        "t": "view",
+        "b": item.board,
+        "r": item.round,
+        "v": item.version,
+        "s": seat,
+        "st": item.status,
+        "dl": item.deadline,
+        "view": board.view(seat),
+    }
+
+
+def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:
+    """Each device at the table gets its own seat's view — never another seat's hand."""
+    for seat, thing in enumerate(item.devices):
+        if thing and (only_seat is None or seat == only_seat):
+            publisher.publish(down_topic(thing), view_message(item, seat))
+
+
+def result_of(item: BoardStateItem) -> dict[str, Any]:
+    _, board = engine_of(item)
+    return board.result()

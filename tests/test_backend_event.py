@@ -1,0 +1,121 @@
+"""A whole Big Two duplicate event through the services, with bots acting by device messages."""
+
+import pytest
+from backend import Backend, DeviceBot, create_table, setup_moto_env
+from deckhand.competition.documents import parse_results, standings_document
+from deckhand.competition.standings import standings
+from deckhand.service import events, rounds, scoring
+from moto import mock_aws
+
+setup_moto_env()
+
+EVENT = {
+    "event_id": "cup",
+    "name": "Harbour Cup",
+    "ruleset": "bigtwo-2017",
+    "grade": "unrated",
+    "format": "pvp",
+    "rounds": 2,
+    "boards_per_round": 2,
+    "groups": 1,
+    "venue": True,
+    "start": __import__("datetime").date(2026, 12, 14),
+    "seed": "cup-seed",
+}
+THINGS = [f"hs-{t}-{s}" for t in "AB" for s in range(4)]
+
+
+@pytest.fixture
+def backend():
+    with mock_aws():
+        create_table()
+        b = Backend()
+        yield b
+
+
+def run_round(b: Backend, bots: list[DeviceBot], limit: int = 5000) -> None:
+    for _ in range(limit):
+        moved = False
+        for bot in bots:
+            outcome = bot.act()
+            if outcome is not None:
+                assert outcome["status"] == "accepted", outcome
+                moved = True
+        if not moved:
+            return
+    raise AssertionError("the round did not finish")
+
+
+def prepare(b: Backend) -> list[DeviceBot]:
+    events.create_event(EVENT)
+    events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 9)])
+    events.register_tables(
+        "cup",
+        [{"id": "A", "seats": THINGS[:4], "dealer": "dealer-A"}, {"id": "B", "seats": THINGS[4:]}],
+    )
+    return [DeviceBot(b, t) for t in THINGS]
+
+
+def test_whole_event_through_device_messages(backend):
+    bots = prepare(backend)
+    for round_no in (1, 2):
+        assert rounds.request_next_round(backend.rt, "cup") == round_no
+        status = rounds.round_status("cup", round_no)
+        assert status["status"] == "playing" and "salt" not in status
+        run_round(backend, bots)
+        status = rounds.round_status("cup", round_no)
+        assert status["status"] == "done" and status["boards_done"] == status["boards_total"] == 4
+        assert all(b["status"] == "ended" for t in status["tables"] for b in t["boards"])
+    event = events.get_event("cup")
+    assert event.status == "finished"
+    # The stored standings equal the competition core's on the logged results.
+    ruleset, boards = parse_results(scoring.results_export(event))
+    assert len(boards) == 4 and all(len(b.results) == 8 for b in boards)
+    expected = standings_document(*standings(boards, ruleset))
+    assert scoring.compute_standings(event, 2) == expected
+    from deckhand.service.models import StandingsItem
+
+    assert StandingsItem.get("EVENT#cup", "STANDINGS#002").document == expected
+    assert sorted(s["player"] for s in expected["standings"]) == [f"P{i}" for i in range(1, 9)]
+
+
+def test_each_device_gets_only_its_own_hand(backend):
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    hands = {}
+    for thing in THINGS:
+        msg = backend.last_view(thing)
+        assert msg["s"] == THINGS.index(thing) % 4
+        assert "hand" in msg["view"] and len(msg["view"]["hand"]) == 13
+        assert set(msg["view"]) >= {"counts", "turn", "phase"}
+        hands[thing] = set(msg["view"]["hand"])
+    table_a = [hands[t] for t in THINGS[:4]]
+    assert set.union(*table_a) == {c for h in table_a for c in h} and sum(map(len, table_a)) == 52
+    # No message to a handset ever holds another seat's cards; the dealer gets the order, handsets never.
+    for thing in THINGS:
+        for payload in backend.publisher.to(thing):
+            assert payload["t"] != "deal"
+            if payload["t"] == "view":
+                assert set(payload["view"]["hand"]) <= hands[thing]
+    deals = [p for p in backend.publisher.to("dealer-A") if p["t"] == "deal"]
+    assert len(deals) == 1 and len(deals[0]["order"]) == 52
+
+
+def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend):
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    start = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round"]
+    assert len(start) == 1
+    run_round(backend, bots)
+    end = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round_end"]
+    assert len(end) == 1 and end[0]["commit"] == start[0]["commit"]
+    salt = end[0]["salt"]
+    deals = {f"1/{b}": rounds.deal_order(salt, 1, b, 1, False) for b in ("1", "2")}
+    assert rounds.commitment(salt, deals) == start[0]["commit"]
+    # ...and the deals so recomputed are the ones that were played.
+    from deckhand.service import tableboard
+
+    item = tableboard.load("cup", 1, "A", "1")
+    assert item.log and tableboard.engine_of(item)[1].to_dict()["d"] == [
+        sorted(deals["1/1"][s::4]) for s in range(4)
+    ]
