@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck cfn-lint pytest demo bench clean
+.PHONY: test lint typecheck cfn-lint pytest demo bench clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+
+openapi: $(STAMP)
+	$(BIN)/python tools/openapi.py
