@@ -119,3 +119,40 @@ def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend
     assert item.log and tableboard.engine_of(item)[1].to_dict()["d"] == [
         sorted(deals["1/1"][s::4]) for s in range(4)
     ]
+
+
+def test_every_board_replays_from_its_log_to_the_stored_result(backend):
+    from deckhand.service import tableboard
+    from deckhand.service.models import DealItem, ResultItem
+
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    for table in ("A", "B"):
+        for board in ("1", "2"):
+            item = tableboard.load("cup", 1, table, board)
+            order = DealItem.get("EVENT#cup", f"DEAL#001#1#{board}").order
+            replayed = tableboard.replay(item, order)
+            assert replayed.to_json() == item.state
+            stored = ResultItem.get("EVENT#cup", f"RESULT#001#{table}#{board}")
+            assert replayed.result()["scores"] == stored.scores
+            assert sum(stored.play_time) == sum(item.play_ms) / 1000
+            assert all({"s", "t", "at"} <= set(e) for e in item.log)
+
+
+def test_score_retries_never_count_twice(backend):
+    from deckhand.service.models import RoundItem
+
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    before = RoundItem.get("EVENT#cup", "ROUND#001")
+    assert before.boards_done == 4
+    # A Lambda retry of every score invocation, and a retry of the deal: nothing changes.
+    for name, payload in list(backend.invocations):
+        if name == "score":
+            args = (payload["event_id"], payload["round"], payload["table"], payload["board"])
+            assert scoring.record_result(backend.rt, *args) is False
+    after = RoundItem.get("EVENT#cup", "ROUND#001")
+    assert (after.boards_done, after.status) == (4, "done")
+    assert len(scoring.list_results("cup", 1)) == 4

@@ -208,3 +208,17 @@ def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | N
 def result_of(item: BoardStateItem) -> dict[str, Any]:
     _, board = engine_of(item)
     return board.result()
+
+
+def replay(item: BoardStateItem, order: list[int]) -> Board:
+    """Rebuild a board from its dealt card order and its log alone (audit): it must equal the stored one."""
+    from ..cards import parse_cards
+
+    g = game(item.ruleset)
+    board = g.new_board(order)
+    for entry in item.log:
+        if entry["t"] == "dealt":
+            continue
+        cards = tuple(parse_cards(entry.get("c", []), decks=g.decks, jokers=g.jokers))
+        board.apply(Action(entry["s"], entry["t"], cards, entry.get("v", 0), bool(entry.get("to"))))
+    return board

@@ -1,0 +1,1 @@
+"""The local venue: the whole system on one machine (embedded broker, moto server, bridge, adapters)."""
