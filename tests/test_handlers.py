@@ -157,6 +157,8 @@ def test_sample_iot_and_scheduled_events(lambdas):
             400,
             "single round",
         ),
+        ("api-create-event.json", {"name": "x", "ruleset": "bigtwo-2017", "grade": "unrated", "rounds": 1,
+                                   "boards_per_round": 2, "start": "2026-12-14", "format": "pva"}, 400, "not available"),
         ("api-register-players.json", {"players": []}, 422, "players"),
         ("api-register-players.json", {"players": [{"id": "bad id!"}]}, 422, "id"),
     ],

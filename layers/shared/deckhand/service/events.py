@@ -39,6 +39,8 @@ def create_event(spec: dict[str, Any]) -> EventItem:
     g = game(spec["ruleset"])
     if spec["format"] not in FORMATS:
         raise DeckhandError(f"format must be one of {', '.join(FORMATS)}")
+    if spec["format"] == "pva":
+        raise DeckhandError("the players-vs-AI format (pva) is not available yet; create a pvp event")
     if spec["rounds"] < 1 or spec["boards_per_round"] < 1 or spec["groups"] < 1:
         raise DeckhandError("rounds, boards_per_round and groups must be at least 1")
     plan = EventPlan(
