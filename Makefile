@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Firmware checks: ESP32 stubs outside the venv (they would shadow CPython modules), MicroPython's
+# WebAssembly port and pyright from the npm registry.
+STUBS := .stubs/esp32/.installed
+MPNODE := tools/mp/node_modules/.installed
 
 .PHONY: test lint typecheck cfn-lint pytest demo bench clean openapi
 
@@ -13,6 +17,14 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
+
+$(STUBS): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --target .stubs/esp32 micropython-esp32-stubs==1.29.0.post1
+	touch $(STUBS)
+
+$(MPNODE): tools/mp/package.json
+	cd tools/mp && npm install --silent --no-audit --no-fund --no-package-lock
+	touch $(MPNODE)
 
 test: lint typecheck cfn-lint pytest
 
@@ -26,18 +38,19 @@ typecheck: $(STAMP)
 cfn-lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(STUBS) $(MPNODE)
 	$(BIN)/pytest
 
 demo: $(STAMP)
 	$(BIN)/deckhand demo
 
-bench: $(STAMP)
+bench: $(STAMP) $(MPNODE)
 	$(BIN)/python bench/bigtwo_bench.py
 	$(BIN)/python bench/competition_bench.py
+	$(BIN)/pytest -q -s -p no:randomly tests/test_firmware_micropython.py -k heap | grep -E "heap|passed"
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+	rm -rf $(VENV) .stubs tools/mp/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

@@ -81,8 +81,12 @@ def _reject(rt: Runtime, thing: str, msg: str | None, code: str, why: str) -> di
     return {"status": "rejected", "code": code, "why": why}
 
 
-def _ack(rt: Runtime, thing: str, msg: str, *, duplicate: bool = False) -> dict[str, Any]:
+def _ack(
+    rt: Runtime, thing: str, msg: str, *, duplicate: bool = False, version: int | None = None
+) -> dict[str, Any]:
     payload: dict[str, Any] = {"t": "ack", "msg": msg}
+    if version is not None:
+        payload["v"] = version  # the board's version with this action in it: older views are stale
     if duplicate:
         payload["dup"] = True
     rt.publisher.publish(down_topic(thing), payload)
@@ -95,9 +99,11 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
     if device is None:
         raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
     event = get_event(device.event_id)
+    kind = message["t"]
+    if kind == "hello" and (event.status != "playing" or not event.current_round):
+        return _ack(rt, thing, msg)  # nothing to resend yet; the first view comes when the round starts
     if event.status != "playing" or not event.current_round:
         raise BadMessage("no_round", "no round is in play")
-    kind = message["t"]
     seat = device.seat
     if kind == "hello":
         return _hello(rt, thing, device.event_id, event.current_round, device.table, seat, msg)
@@ -140,7 +146,7 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
     item, outcome = tableboard.transact(key, change)
     if outcome and outcome.get("duplicate"):
         return _duplicate(rt, thing, msg, item)
-    result = _ack(rt, thing, msg)
+    result = _ack(rt, thing, msg, version=item.version)
     flow.after_change(rt, item)
     return result
 

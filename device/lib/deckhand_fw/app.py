@@ -1,0 +1,38 @@
+# Runs the app the configuration names: one loop of network, inputs and redraws.
+from . import protocol
+from .config import ConfigError, load
+from .conn import Connection
+from .dealer import Dealer
+from .handset import Handset
+from .resend import ResendQueue
+from .store import FileStore
+
+
+def build(cfg, hal, make_client, state_folder):
+    store = FileStore(state_folder)
+    ids = protocol.MessageIds(cfg["thing"], store)
+    queue = ResendQueue(store)
+    app = Handset(hal, ids) if cfg["role"] == "handset" else Dealer(hal, ids)
+    conn = Connection(cfg, make_client, hal.ticks_ms, ids, queue, app.on_message)
+    app.attach(conn)
+    return app, conn
+
+
+def run(hal, make_client, config_path="config.json", state_folder="/state", steps=None):
+    try:
+        cfg = load(config_path)
+    except ConfigError as exc:
+        hal.display.show(["CONFIG ERROR", str(exc)])
+        return None
+    hal.display.show(["Deckhand " + cfg["role"], cfg["thing"], "connecting…"])
+    if not hal.connect_network(cfg):
+        hal.display.show(["No Wi-Fi", "check config.json"])
+    app, conn = build(cfg, hal, make_client, state_folder)
+    n = 0
+    while steps is None or n < steps:
+        conn.step()
+        event = hal.buttons.poll()
+        if event is not None and isinstance(app, Handset):
+            app.on_input(event)
+        n += 1
+    return app

@@ -1,0 +1,55 @@
+# The dealing-table app: deals a board's card order, reads every card, reports what it read.
+from . import protocol
+
+
+class Dealer:
+    def __init__(self, hal, ids):
+        self.hal = hal
+        self.ids = ids
+        self.conn = None
+        self.done = {}
+        self.problem = None  # what this table found while dealing
+        self.error = None  # the latest stop, its own or the server's
+
+    def attach(self, conn):
+        self.conn = conn
+
+    def on_message(self, message):
+        if message["t"] == "deal":
+            key = str(message["r"]) + "/" + str(message["b"])
+            if key not in self.done:  # a resent order (after hello) is not dealt twice
+                self.deal(message)
+        elif message["t"] == "stopped":
+            self.error = message.get("why", "stopped")
+            self.hal.motor.stop()
+            self.hal.display.show(["STOPPED", self.error])
+        elif message["t"] == "reject":
+            self.hal.display.show(["Refused: " + message.get("code", ""), message.get("why", "")])
+
+    def deal(self, message):
+        order = message["order"]
+        seats = message["seats"]
+        board = message["b"]
+        read = []
+        problem = None
+        self.hal.display.show(["Dealing board " + str(board)])
+        for i in range(len(order)):
+            self.hal.motor.deal(i % seats)
+            card = self.hal.reader.read()
+            if card is None:
+                problem = "card " + str(i + 1) + " missing or unreadable"
+                break
+            read.append(card)
+            if card != order[i]:
+                problem = "card " + str(i + 1) + " is " + card + ", the board has " + order[i]
+                break
+        if problem:
+            self.hal.motor.stop()
+            self.problem = problem
+            self.error = problem
+            self.hal.display.show(["STOP board " + str(board), problem, "Call a referee"])
+        else:
+            self.hal.display.show(["Board " + str(board) + " dealt", str(len(read)) + " cards checked"])
+        self.done[str(message["r"]) + "/" + str(board)] = read
+        if self.conn is not None:
+            self.conn.send(protocol.dealt(self.ids.next(), board, read))

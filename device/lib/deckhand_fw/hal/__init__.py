@@ -1,0 +1,1 @@
+# Hardware abstraction: display, buttons, buzzer, card reader, dealing motor, network, clock.

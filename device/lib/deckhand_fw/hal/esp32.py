@@ -1,0 +1,146 @@
+# The ESP32 implementation: SSD1306 display on I2C, buttons on GPIO, a PWM buzzer, a card reader
+# on UART (one token per line), a stepper dealing motor, Wi-Fi and TLS to AWS IoT Core.
+import time
+
+import machine
+import network
+
+PINS = {"sda": 21, "scl": 22, "buzzer": 25, "step": 26, "dir": 27, "enable": 14, "uart_rx": 16, "uart_tx": 17}
+BUTTONS = {"left": 32, "right": 33, "select": 34, "play": 35, "pass": 39}
+
+
+class Display:
+    def __init__(self, i2c):
+        try:
+            import ssd1306  # pyright: ignore[reportMissingImports]  (installed with mip: package.json)
+
+            self.oled = ssd1306.SSD1306_I2C(128, 64, i2c)
+        except (ImportError, OSError):
+            self.oled = None
+
+    def show(self, lines):
+        if self.oled is None:
+            for line in lines:
+                print(line)
+            return
+        self.oled.fill(0)
+        for i, line in enumerate(lines[:8]):
+            self.oled.text(line[:16], 0, i * 8)
+        self.oled.show()
+
+
+class Buttons:
+    """Five buttons: left/right move a cursor over the hand, select toggles, play, pass."""
+
+    def __init__(self):
+        self.pins = {}
+        for name, pin in BUTTONS.items():
+            self.pins[name] = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+        self.last = {}
+        self.cursor = 0
+
+    def poll(self):
+        for name, pin in self.pins.items():
+            down = pin.value() == 0
+            if down and not self.last.get(name):
+                self.last[name] = True
+                if name == "left":
+                    self.cursor = max(0, self.cursor - 1)
+                elif name == "right":
+                    self.cursor += 1
+                elif name == "select":
+                    return "sel:" + str(self.cursor)
+                else:
+                    return name
+            elif not down:
+                self.last[name] = False
+        return None
+
+
+class Buzzer:
+    def __init__(self):
+        self.pwm = machine.PWM(machine.Pin(PINS["buzzer"]), freq=2000, duty_u16=0)
+
+    def beep(self):
+        self.pwm.duty_u16(20000)
+        time.sleep_ms(80)
+        self.pwm.duty_u16(0)
+
+
+class Reader:
+    def __init__(self):
+        self.uart = machine.UART(2, baudrate=115200, rx=PINS["uart_rx"], tx=PINS["uart_tx"], timeout=2000)
+
+    def read(self):
+        line = self.uart.readline()
+        if not line:
+            return None
+        token = line.decode().strip().upper()
+        return token or None
+
+
+class Motor:
+    STEPS_PER_SEAT = 200
+
+    def __init__(self):
+        self.step_pin = machine.Pin(PINS["step"], machine.Pin.OUT)
+        self.dir_pin = machine.Pin(PINS["dir"], machine.Pin.OUT)
+        self.enable = machine.Pin(PINS["enable"], machine.Pin.OUT, value=1)
+        self.position = 0
+
+    def deal(self, seat):
+        self.enable.value(0)
+        steps = ((seat - self.position) % 4) * self.STEPS_PER_SEAT
+        for _ in range(steps):
+            self.step_pin.value(1)
+            time.sleep_us(500)
+            self.step_pin.value(0)
+            time.sleep_us(500)
+        self.position = seat
+
+    def stop(self):
+        self.enable.value(1)
+
+
+class Esp32Hal:
+    def __init__(self):
+        i2c = machine.I2C(0, sda=machine.Pin(PINS["sda"]), scl=machine.Pin(PINS["scl"]))
+        self.display = Display(i2c)
+        self.buttons = Buttons()
+        self.buzzer = Buzzer()
+        self.reader = Reader()
+        self.motor = Motor()
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def epoch_ms(self):
+        return time.time() * 1000
+
+    def connect_network(self, cfg):
+        wifi = cfg.get("wifi")
+        if not wifi:
+            return True
+        wlan = network.WLAN(network.STA_IF)
+        wlan.active(True)
+        if not wlan.isconnected():
+            wlan.connect(wifi["ssid"], wifi.get("password", ""))
+            for _ in range(100):
+                if wlan.isconnected():
+                    break
+                time.sleep_ms(100)
+        return wlan.isconnected()
+
+
+def make_client(cfg):
+    """umqtt.simple over TLS with the device's certificate (AWS IoT Core, port 8883)."""
+    from umqtt.simple import MQTTClient
+
+    context = None
+    if cfg["tls"]:
+        import tls
+
+        context = tls.SSLContext(tls.PROTOCOL_TLS_CLIENT)
+        context.load_cert_chain(cfg["cert"], cfg["key"])
+        context.load_verify_locations(cafile=cfg["ca"])  # PROTOCOL_TLS_CLIENT verifies the server
+    return MQTTClient(cfg["thing"], cfg["endpoint"], port=cfg["port"], keepalive=60, ssl=context)

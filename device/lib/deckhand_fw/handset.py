@@ -1,0 +1,97 @@
+# The handset app: shows the seat's hand and the table, takes the player's choices, sends them.
+from . import protocol
+from .cards import sort_hand
+from .views import screen
+
+
+class Handset:
+    def __init__(self, hal, ids):
+        self.hal = hal
+        self.ids = ids
+        self.conn = None
+        self.message = None
+        self.selected = set()
+        self.rejection = None
+        self.stopped = None
+        self.awaiting = None  # the id of a sent action not yet answered: no second decision meanwhile
+        self.acked_board = None
+        self.acked_version = 0  # views older than the board version our last action made are stale
+
+    def attach(self, conn):
+        self.conn = conn
+
+    def ready(self):
+        """True when the screen shows the latest state and no decision is on its way."""
+        if self.message is None or self.awaiting is not None:
+            return False
+        return self.message["v"] >= self.acked_version or self.message["b"] != self.acked_board
+
+    def hand(self):
+        return sort_hand(self.message["view"]["hand"]) if self.message else []
+
+    def on_message(self, message):
+        kind = message["t"]
+        if kind in ("ack", "reject") and message.get("msg") == self.awaiting:
+            self.awaiting = None
+            if kind == "ack" and isinstance(message.get("v"), int):
+                self.acked_version = message["v"]
+        if kind == "view":
+            if self.message is None or message["b"] != self.message["b"] or message["v"] >= self.message["v"]:
+                self.message = message
+                self.selected = set()
+                self.rejection = None
+                if message["st"] != "stopped":
+                    self.stopped = None
+        elif kind == "reject":
+            self.rejection = message.get("code", "") + ": " + message.get("why", "")
+            self.hal.buzzer.beep()
+        elif kind == "stopped":
+            self.stopped = message.get("why", "")
+            self.hal.buzzer.beep()
+        else:
+            return
+        self.render()
+
+    def render(self):
+        if self.message is None:
+            self.hal.display.show(["Waiting for the board…"])
+            return
+        lines = screen(self.message, self.selected, self.hal.ticks_ms(), self.rejection)
+        if self.stopped:
+            lines.append("STOPPED: " + self.stopped)
+        self.hal.display.show(lines)
+
+    def on_input(self, event):
+        """Buttons or touch: 'sel:<index in sorted hand>', 'play', 'pass', 'show:0|1', 'double:0|1'."""
+        if self.message is None or self.conn is None:
+            return
+        board = self.message["b"]
+        if not event.startswith("sel:") and not self.ready():
+            return  # the last decision is still on its way, or the view is older than it
+        if event.startswith("sel:"):
+            i = int(event[4:])
+            if 0 <= i < len(self.hand()):
+                if i in self.selected:
+                    self.selected.discard(i)
+                else:
+                    self.selected.add(i)
+            self.render()
+            return
+        if event == "play":
+            hand = self.hand()
+            cards = [hand[i] for i in sorted(self.selected)]
+            if not cards:
+                return
+            self._send(protocol.action("play", self.ids.next(), board, cards))
+        elif event == "pass":
+            self._send(protocol.action("pass", self.ids.next(), board))
+        elif event.startswith("show:") or event.startswith("double:"):
+            kind, value = event.split(":")
+            self._send(protocol.action(kind, self.ids.next(), board, None, value == "1"))
+
+    def _send(self, message):
+        self.rejection = None
+        self.awaiting = message["msg"]
+        self.acked_board = message["board"]
+        if self.conn is not None:
+            self.conn.send(message)

@@ -1,0 +1,64 @@
+# The device side of docs/protocol.md: message ids, building and parsing messages.
+import json
+
+MAX_BYTES = 1024
+ACTIONS = ("play", "pass", "show", "double")
+
+
+def up_topic(thing):
+    return "dh/" + thing + "/up"
+
+
+def down_topic(thing):
+    return "dh/" + thing + "/down"
+
+
+class MessageIds:
+    """Unique message ids across reboots: a counter kept in a file, saved before each id is used."""
+
+    def __init__(self, thing, store):
+        self.thing = thing
+        self.store = store
+        self.counter = store.load_int("msgid", 0)
+
+    def next(self):
+        self.counter += 1
+        self.store.save_int("msgid", self.counter)
+        return self.thing + "-" + str(self.counter)
+
+
+def action(kind, msg, board, cards=None, value=None):
+    if kind not in ACTIONS:
+        raise ValueError("unknown action " + kind)
+    m = {"t": kind, "msg": msg, "board": board}
+    if kind == "play":
+        m["cards"] = list(cards or [])
+    if kind in ("show", "double"):
+        m["v"] = 1 if value else 0
+    return m
+
+
+def hello(msg):
+    return {"t": "hello", "msg": msg}
+
+
+def dealt(msg, board, cards):
+    return {"t": "dealt", "msg": msg, "board": board, "cards": list(cards)}
+
+
+def encode(message):
+    data = json.dumps(message).encode()
+    if len(data) > MAX_BYTES:
+        raise ValueError("message too large: " + str(len(data)))
+    return data
+
+
+def parse(payload):
+    """A message from the server, or None when it is not one (never raises on bad input)."""
+    try:
+        message = json.loads(payload)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+        return None
+    return message

@@ -1,0 +1,27 @@
+# Actions not yet acknowledged, kept in flash: after a reconnect or a reboot they are sent again
+# with the same message id, and the server applies each id at most once.
+
+
+class ResendQueue:
+    def __init__(self, store, name="pending"):
+        self.store = store
+        self.name = name
+        self.items = store.load(name, [])
+
+    def add(self, message):
+        self.items.append(message)
+        self.store.save(self.name, self.items)
+
+    def ack(self, msg_id):
+        kept = [m for m in self.items if m.get("msg") != msg_id]
+        if len(kept) != len(self.items):
+            self.items = kept
+            self.store.save(self.name, self.items)
+            return True
+        return False
+
+    def pending(self):
+        return list(self.items)
+
+    def __len__(self):
+        return len(self.items)

@@ -1,0 +1,163 @@
+"""The firmware on the host: a whole Big Two board by handsets, a whole deal by the dealing table,
+a connection dropped mid-board (nothing lost, nothing doubled) and a misread card."""
+
+import time
+
+import pytest
+from backend import FakeClock, create_table, setup_moto_env
+from deckhand.bigtwo.board import SeatView
+from deckhand.bigtwo.bot import BigTwoBot
+from deckhand.cards import format_cards
+from deckhand.service import clock, events, rounds, scoring, tableboard
+from deckhand.service.models import DealItem
+from firmware import Bridge, Device, start_broker
+from moto import mock_aws
+
+setup_moto_env()
+
+THINGS = ["fw-0", "fw-1", "fw-2", "fw-3"]
+EVENT = {
+    "event_id": "fw",
+    "name": "Firmware Cup",
+    "ruleset": "bigtwo-2017",
+    "grade": "unrated",
+    "format": "pvp",
+    "rounds": 1,
+    "boards_per_round": 1,
+    "groups": 1,
+    "venue": True,
+    "start": __import__("datetime").date(2026, 12, 14),
+    "seed": "fw-seed",
+}
+
+
+@pytest.fixture
+def venue(tmp_path):
+    with mock_aws():
+        create_table()
+        clock.set_clock(None)
+        broker, port = start_broker()
+        calls = []
+
+        def invoke(name, payload):
+            calls.append(name)
+            if name == "score":
+                scoring.record_result(
+                    bridge.rt, payload["event_id"], payload["round"], payload["table"], payload["board"]
+                )
+            elif name == "deal":
+                rounds.deal_round(bridge.rt, payload["event_id"], payload["round"])
+
+        bridge = Bridge(port, invoke)
+        events.create_event(EVENT)
+        events.register_players("fw", [{"id": f"P{i}"} for i in range(4)])
+        events.register_tables("fw", [{"id": "T1", "seats": THINGS, "dealer": "fw-dealer"}])
+        handsets = [Device(t, "handset", port, tmp_path / t) for t in THINGS]
+        dealer = Device("fw-dealer", "dealer", port, tmp_path / "dealer")
+        for d in [*handsets, dealer]:
+            d.step()  # connect, subscribe, hello
+        bridge.idle()
+        yield bridge, handsets, dealer
+        bridge.close()
+        broker.stop()
+        clock.set_clock(FakeClock())
+        clock.set_clock(None)
+
+
+def start_round(bridge, dealer, misread=False):
+    rounds.request_next_round(bridge.rt, "fw")
+    order = format_cards(DealItem.get("EVENT#fw", "DEAL#001#1#1").order)
+    deck = list(order)
+    if misread:
+        deck[7], deck[8] = deck[8], deck[7]
+    dealer.hal.reader.deck = deck
+    return order
+
+
+def pump(devices, bridge, rounds_=3):
+    for _ in range(rounds_):
+        for d in devices:
+            d.step()
+        bridge.idle()
+
+
+def drive(bridge, handsets, dealer, *, drop_after=None, limit=4000):
+    """Handsets driven by the bot through their buttons, until the board ends."""
+    bots = [BigTwoBot("steady") for _ in handsets]
+    acted = {}
+    actions = 0
+    dropped = False
+    for _ in range(limit):
+        pump([*handsets, dealer], bridge, 1)
+        item = tableboard.load("fw", 1, "T1", "1")
+        if item.status != "playing":
+            return item, actions
+        for i, h in enumerate(handsets):
+            msg = h.last_view()
+            if msg is None or msg["st"] != "playing" or acted.get(i) == msg["v"] or not h.app.ready():
+                continue
+            action = bots[i].decide(SeatView.from_dict(msg["view"]))
+            if action is None:
+                continue
+            acted[i] = msg["v"]
+            if action.kind == "play":
+                hand = h.app.hand()
+                for token in format_cards(action.cards):
+                    h.app.on_input(f"sel:{hand.index(token)}")
+                h.app.on_input("play")
+            elif action.kind == "pass":
+                h.app.on_input("pass")
+            else:
+                h.app.on_input(f"{action.kind}:{action.value}")
+            actions += 1
+            if drop_after is not None and actions == drop_after and not dropped:
+                # The action reached the broker; the link dies before the server's ack comes back.
+                h.conn.client.drop()
+                dropped = True
+        time.sleep(0.002)
+    raise AssertionError("the board did not finish")
+
+
+def test_whole_board_and_deal_through_the_firmware(venue):
+    bridge, handsets, dealer = venue
+    order = start_round(bridge, dealer)
+    pump([*handsets, dealer], bridge)
+    assert dealer.hal.motor.dealt == [i % 4 for i in range(52)]
+    assert dealer.app.done["1/1"] == order
+    assert tableboard.load("fw", 1, "T1", "1").dealt_ok is True
+    item, actions = drive(bridge, handsets, dealer)
+    assert item.status == "ended"
+    device_msgs = [e["m"] for e in item.log if "m" in e]
+    assert [o for o in bridge.outcomes if o["status"] != "accepted"] == []
+    assert len(device_msgs) == len(set(device_msgs)) == actions + 1  # + the dealer's report
+    assert scoring.list_results("fw", 1)[0].scores == tableboard.result_of(item)["scores"]
+    pump([*handsets, dealer], bridge)
+    assert all(len(h.conn.queue) == 0 for h in [*handsets, dealer])
+    assert "board over" in handsets[0].hal.display.lines[0]
+
+
+def test_dropped_connection_mid_board_loses_nothing_and_doubles_nothing(venue):
+    bridge, handsets, dealer = venue
+    start_round(bridge, dealer)
+    item, actions = drive(bridge, handsets, dealer, drop_after=12)
+    assert item.status == "ended"
+    device_msgs = [e["m"] for e in item.log if "m" in e and e["s"] >= 0]
+    assert len(device_msgs) == len(set(device_msgs)) == actions
+    assert sum(h.conn.connects for h in handsets) == 5  # one handset reconnected
+    assert any(o["status"] == "duplicate" for o in bridge.outcomes)  # its resend was recognised
+    pump([*handsets, dealer], bridge)
+    assert all(len(h.conn.queue) == 0 for h in handsets)
+
+
+def test_misread_card_stops_the_deal_and_the_board(venue):
+    bridge, handsets, dealer = venue
+    start_round(bridge, dealer, misread=True)
+    pump([*handsets, dealer], bridge)
+    expected = format_cards(DealItem.get("EVENT#fw", "DEAL#001#1#1").order)
+    assert dealer.app.problem == f"card 8 is {expected[8]}, the board has {expected[7]}"
+    assert dealer.hal.motor.stops >= 1 and len(dealer.hal.motor.dealt) == 8
+    assert dealer.hal.display.lines[0] == "STOPPED" and "card 8" in dealer.app.error
+    item = tableboard.load("fw", 1, "T1", "1")
+    assert item.status == "stopped" and "card 8" in item.stop_reason
+    pump(handsets, bridge)
+    assert any(line.startswith("STOPPED") for line in handsets[0].hal.display.lines)
