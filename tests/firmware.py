@@ -102,6 +102,7 @@ class Device:
     def __init__(self, thing: str, role: str, port: int, state: Path) -> None:
         self.hal = HostHal()
         self.cfg = {"thing": thing, "role": role, "endpoint": "127.0.0.1", "port": port, "tls": False}
+        self.state = state
         state.mkdir(parents=True, exist_ok=True)
         self.clients: list[MQTTClient] = []
 

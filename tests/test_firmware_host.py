@@ -81,7 +81,7 @@ def pump(devices, bridge, rounds_=3):
         bridge.idle()
 
 
-def drive(bridge, handsets, dealer, *, drop_after=None, limit=4000):
+def drive(bridge, handsets, dealer, *, drop_after=None, reboot_after=None, limit=4000):
     """Handsets driven by the bot through their buttons, until the board ends."""
     bots = [BigTwoBot("steady") for _ in handsets]
     acted = {}
@@ -113,6 +113,12 @@ def drive(bridge, handsets, dealer, *, drop_after=None, limit=4000):
             if drop_after is not None and actions == drop_after and not dropped:
                 # The action reached the broker; the link dies before the server's ack comes back.
                 h.conn.client.drop()
+                dropped = True
+            if reboot_after is not None and actions == reboot_after and not dropped:
+                # Power lost right after the action left: a new firmware instance, same flash.
+                h.conn.client.drop()
+                handsets[i] = type(h)(h.cfg["thing"], "handset", h.cfg["port"], h.state)
+                acted.pop(i, None)
                 dropped = True
         time.sleep(0.002)
     raise AssertionError("the board did not finish")
@@ -161,3 +167,13 @@ def test_misread_card_stops_the_deal_and_the_board(venue):
     assert item.status == "stopped" and "card 8" in item.stop_reason
     pump(handsets, bridge)
     assert any(line.startswith("STOPPED") for line in handsets[0].hal.display.lines)
+
+
+def test_reboot_mid_board_resumes_from_hello_and_resends_the_unanswered_action(venue):
+    bridge, handsets, dealer = venue
+    start_round(bridge, dealer)
+    item, actions = drive(bridge, handsets, dealer, reboot_after=9)
+    assert item.status == "ended"
+    device_msgs = [e["m"] for e in item.log if "m" in e and e["s"] >= 0]
+    assert len(device_msgs) == len(set(device_msgs)) == actions
+    assert any(o["status"] == "duplicate" for o in bridge.outcomes)

@@ -163,6 +163,14 @@ def test_screen_shows_turn_countdown_hand_and_warnings():
     assert views.screen(view(turn=1), set(), 0)[0].endswith("seat 1 to act")
 
 
+def test_selection_marked_legal_when_the_server_sent_legal_plays():
+    message = view()
+    message["legal"] = [["D3"], ["D3", "C3"]]
+    assert views.screen(message, {0, 1}, 0)[-1] == "Selection: legal"
+    assert views.screen(message, {2}, 0)[-1] == "Selection: not a legal play"
+    assert not views.screen(view(), {2}, 0)[-1].startswith("Selection")
+
+
 def test_handset_selects_plays_and_waits_for_the_answer():
     hal, conn = Hal(), Conn()
     app = Handset(hal, protocol.MessageIds("hs", MemStore()))

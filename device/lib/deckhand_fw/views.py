@@ -43,6 +43,11 @@ def screen(message, selected, now_ms, rejection=None):
     for i, card in enumerate(hand):
         marks.append(("[" + pretty(card) + "]") if i in selected else pretty(card))
     lines.append("Hand: " + " ".join(marks))
+    legal = message.get("legal")
+    if legal is not None and selected:
+        chosen = sorted(hand[i] for i in selected if i < len(hand))
+        ok = any(sorted(play) == chosen for play in legal)
+        lines.append("Selection: " + ("legal" if ok else "not a legal play"))
     if rejection:
         lines.append("Refused: " + rejection)
     return lines
