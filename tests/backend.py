@@ -68,6 +68,9 @@ def create_table() -> None:
     for model in (models._Base, *models.ALL_MODELS):
         model.Meta.host = None
     models.create_table()
+    from deckhand.service import events
+
+    events._DEVICE_CACHE.clear()  # a new table: forget assignments cached from earlier tests
 
 
 class DeviceBot:

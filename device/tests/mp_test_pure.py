@@ -191,6 +191,10 @@ def test_handset_selects_plays_and_waits_for_the_answer():
     assert not app.ready()
     app.on_message(view(version=9))
     assert app.ready()
+    later = view(version=2)
+    later["r"] = 2  # the same board id in the next round is a new board, not a stale view
+    app.on_message(later)
+    assert app.ready() and app.message["r"] == 2
 
 
 def test_dealer_deals_checks_and_reports():

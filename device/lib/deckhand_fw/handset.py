@@ -24,7 +24,8 @@ class Handset:
         """True when the screen shows the latest state and no decision is on its way."""
         if self.message is None or self.awaiting is not None:
             return False
-        return self.message["v"] >= self.acked_version or self.message["b"] != self.acked_board
+        here = (self.message["r"], self.message["b"])
+        return here != self.acked_board or self.message["v"] >= self.acked_version
 
     def hand(self):
         return sort_hand(self.message["view"]["hand"]) if self.message else []
@@ -36,7 +37,9 @@ class Handset:
             if kind == "ack" and isinstance(message.get("v"), int):
                 self.acked_version = message["v"]
         if kind == "view":
-            if self.message is None or message["b"] != self.message["b"] or message["v"] >= self.message["v"]:
+            current = self.message
+            same = current is not None and (message["r"], message["b"]) == (current["r"], current["b"])
+            if current is None or not same or message["v"] >= current["v"]:
                 self.message = message
                 self.selected = set()
                 self.rejection = None
@@ -92,6 +95,6 @@ class Handset:
     def _send(self, message):
         self.rejection = None
         self.awaiting = message["msg"]
-        self.acked_board = message["board"]
+        self.acked_board = (self.message["r"], message["board"]) if self.message else None
         if self.conn is not None:
             self.conn.send(message)

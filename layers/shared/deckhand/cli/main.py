@@ -29,13 +29,58 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("seat", help="Swiss movement: groups, tables and seats for the next round")
 
-    p_event = sub.add_parser("event", help="event administration")
+    p_event = sub.add_parser("event", help="event administration (checks offline; the rest through the API)")
+    p_event.add_argument("--api", help="a deployed API's base URL (SigV4-signed); default: the local venue")
+    p_event.add_argument(
+        "--state", default=".deckhand", help="the local venue's state folder (default .deckhand)"
+    )
     event_sub = p_event.add_subparsers(dest="event_command", required=True)
     event_sub.add_parser("check", help="check an event plan against its grade's rules (exit 1 on violations)")
+    event_sub.add_parser("create", help="create an event from the JSON on stdin")
+    for name, text in (
+        ("players", 'register players: {"players": [...]} on stdin'),
+        ("tables", 'register tables and devices: {"tables": [...]} on stdin'),
+    ):
+        p = event_sub.add_parser(name, help=text)
+        p.add_argument("event_id")
+    for name, text in (
+        ("start-round", "start the next round"),
+        ("standings", "current standings"),
+        ("status", "a round's status (default: the current round)"),
+        ("export", "results for the governing platform"),
+    ):
+        p = event_sub.add_parser(name, help=text)
+        p.add_argument("event_id")
+        if name == "status":
+            p.add_argument("--round", type=int, help="round number (default: the current round)")
+        if name == "export":
+            p.add_argument("--format", choices=["json", "csv"], default="json", dest="fmt")
 
-    p_demo = sub.add_parser("demo", help="play a duplicate set of Big Two boards with bots and print the log")
-    p_demo.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
-    p_demo.add_argument("--seed", default="deckhand-demo", help="seed for reproducible deals")
+    p_venue = sub.add_parser("venue", help="run the whole system locally until Ctrl-C")
+    p_venue.add_argument("--dynamodb-port", type=int, default=8000)
+    p_venue.add_argument("--mqtt-port", type=int, default=1883)
+    p_venue.add_argument("--http-port", type=int, default=8080)
+    p_venue.add_argument("--state", default=".deckhand", help="state folder (token, persisted data)")
+    p_venue.add_argument("--persist", action="store_true", help="save the data on exit and load it on start")
+
+    p_demo = sub.add_parser("demo", help="run a whole duplicate event through the local venue")
+    p_demo.add_argument(
+        "--seed", default="deckhand-demo", help="seed of the seating and boards (same seed, same boards)"
+    )
+    p_demo.add_argument(
+        "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
+    )
+    p_demo.add_argument("--players", type=int, default=16)
+    p_demo.add_argument("--tables", type=int, default=4)
+    p_demo.add_argument("--groups", type=int, default=2)
+    p_demo.add_argument("--rounds", type=int, default=3)
+    p_demo.add_argument("--boards", type=int, default=4)
+
+    p_engine = sub.add_parser(
+        "engine-demo", help="the Big Two engine alone: bots at two tables, every trick printed"
+    )
+    p_engine.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
+    p_engine.add_argument("--seed", default="deckhand-demo", help="seed for reproducible deals")
     return parser
 
 
@@ -61,8 +106,32 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "seat":
         return competition.run_seat(sys.stdin, sys.stdout)
     if args.command == "event":
-        return competition.run_event_check(sys.stdin, sys.stdout)
+        if args.event_command == "check":
+            return competition.run_event_check(sys.stdin, sys.stdout)
+        from .events_cli import run_event_command
+
+        return run_event_command(args, sys.stdin, sys.stdout)
+    if args.command == "venue":
+        from .venue_cli import run_venue
+
+        return run_venue(args)
     if args.command == "demo":
+        from pathlib import Path
+
+        from ..venue.demo import DemoEvent
+
+        DemoEvent(
+            seed=args.seed,
+            out=Path(args.out),
+            players=args.players,
+            tables=args.tables,
+            groups=args.groups,
+            rounds=args.rounds,
+            boards=args.boards,
+            log=sys.stdout,
+        ).run()
+        return 0
+    if args.command == "engine-demo":
         from ..demo import run_demo
 
         return run_demo(boards=args.boards, seed=args.seed, out=sys.stdout)

@@ -41,6 +41,13 @@ class EventSpec(BaseModel):
     start: dt.date
     ranking: Literal["competition", "dense"] = "competition"
     seed: Annotated[str | None, Field(max_length=128)] = None
+    deal_seed: Annotated[
+        str | None,
+        Field(
+            max_length=128,
+            description="Demonstrations and replays only: boards derived from this seed are not secret.",
+        ),
+    ] = None
 
 
 class PlayerSpec(BaseModel):

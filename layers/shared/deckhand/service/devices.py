@@ -143,7 +143,7 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
             raise BadMessage(exc.code, exc.message) from None
         return None
 
-    item, outcome = tableboard.transact(key, change)
+    item, outcome = tableboard.transact(key, change, first=item)
     if outcome and outcome.get("duplicate"):
         return _duplicate(rt, thing, msg, item)
     result = _ack(rt, thing, msg, version=item.version)

@@ -72,6 +72,7 @@ def create_event(spec: dict[str, Any]) -> EventItem:
         venue=spec.get("venue", True),
         ranking=spec.get("ranking", "competition"),
         seed=spec.get("seed") or secrets.token_hex(16),
+        deal_seed=spec.get("deal_seed") or None,
         created_at=now_ms(),
     )
     try:
@@ -187,8 +188,22 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
     return items
 
 
+_DEVICE_CACHE: dict[str, tuple[float, DeviceItem]] = {}
+DEVICE_CACHE_SECONDS = 60.0
+
+
 def get_device(thing: str) -> DeviceItem | None:
+    """The seat a thing is assigned to. Assignments never change within an event, so a warm Lambda
+    keeps them for a minute: one read fewer on every device message."""
+    import time
+
+    cached = _DEVICE_CACHE.get(thing)
+    now = time.monotonic()
+    if cached is not None and now - cached[0] < DEVICE_CACHE_SECONDS:
+        return cached[1]
     try:
-        return DeviceItem.get(f"DEVICE#{thing}", "META")
+        item = DeviceItem.get(f"DEVICE#{thing}", "META")
     except DoesNotExist:
         return None
+    _DEVICE_CACHE[thing] = (now, item)
+    return item

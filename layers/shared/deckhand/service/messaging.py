@@ -81,5 +81,7 @@ class MqttPublisher:
         self._client = client
 
     def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        # QoS 1, queued in order by the client's network thread; not waited for one by one.
         info = self._client.publish(topic, encode(payload), qos=1)
-        info.wait_for_publish(timeout=5)
+        if info.rc != 0:
+            raise OSError(f"MQTT publish to {topic} failed (rc {info.rc})")

@@ -57,6 +57,7 @@ class EventItem(_Base):
     venue = BooleanAttribute(default=True)
     ranking = UnicodeAttribute(default="competition")
     seed = UnicodeAttribute()  # recorded: round-1 seating is reproducible from it
+    deal_seed = UnicodeAttribute(null=True)  # demos and replays only: deals derived from it, not secret
     status = UnicodeAttribute(default="registering")  # registering | playing | between_rounds | finished
     current_round = IntAttribute(default=0)
     created_at = IntAttribute()

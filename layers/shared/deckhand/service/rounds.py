@@ -165,7 +165,11 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
                 "dealer": venue.dealer if venue else "",
             }
         )
-    salt = secrets.token_hex(32)
+    if event.deal_seed:
+        # Demonstrations and replays: the same seed gives the same boards (never for a real event).
+        salt = hashlib.sha256(f"{event.deal_seed}/round/{round_no}".encode()).hexdigest()
+    else:
+        salt = secrets.token_hex(32)
     deals = {
         f"{group}/{b}": deal_order(salt, group, b, g.decks, g.jokers)
         for group in range(1, event.groups + 1)
@@ -201,10 +205,11 @@ def get_round(event_id: str, round_no: int) -> RoundItem:
 def round_status(event_id: str, round_no: int) -> dict[str, Any]:
     r = get_round(event_id, round_no)
     tables = []
+    items = tableboard.load_many(event_id, round_no, [(e["table"], b) for e in r.seating for b in r.boards])
     for entry in r.seating:
         boards = []
         for b in r.boards:
-            item = tableboard.load(event_id, round_no, entry["table"], b)
+            item = items.get((entry["table"], b))
             boards.append({"board": b, "status": item.status if item else "missing"})
         tables.append(
             {"table": entry["table"], "group": entry["group"], "seats": entry["seats"], "boards": boards}

@@ -34,15 +34,24 @@ def load(event_id: str, round_no: int, table: str, board: str) -> BoardStateItem
         return None
 
 
+def load_many(
+    event_id: str, round_no: int, pairs: list[tuple[str, str]]
+) -> dict[tuple[str, str], BoardStateItem]:
+    """Many boards in batched reads: (table, board) → item."""
+    keys = [(board_pk(event_id, round_no, t, b), "STATE") for t, b in pairs]
+    return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys)}
+
+
 def transact(
-    key: tuple[str, int, str, str], change: Callable[[BoardStateItem], T]
+    key: tuple[str, int, str, str], change: Callable[[BoardStateItem], T], first: BoardStateItem | None = None
 ) -> tuple[BoardStateItem, T]:
     """Apply ``change`` to the stored item and save it conditionally; redo on a lost race.
 
     ``change`` returns a value; raising inside it aborts without saving. It must not publish.
+    ``first`` is an item just read, used for the first attempt (one read fewer on the hot path).
     """
-    for _ in range(MAX_ATTEMPTS):
-        item = load(*key)
+    for attempt in range(MAX_ATTEMPTS):
+        item = first if attempt == 0 and first is not None else load(*key)
         if item is None:
             raise DoesNotExist(f"no board {key}")
         result = change(item)

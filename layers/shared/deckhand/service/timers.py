@@ -22,9 +22,12 @@ def sweep(rt: Runtime) -> dict[str, int]:
         except DoesNotExist:
             continue
         counts["rounds"] += 1
+        items = tableboard.load_many(
+            active.event_id, active.round, [(e["table"], b) for e in r.seating for b in r.boards]
+        )
         for entry in r.seating:
             for b in r.boards:
-                item = tableboard.load(active.event_id, active.round, entry["table"], b)
+                item = items.get((entry["table"], b))
                 if item is None:
                     continue
                 counts["boards"] += 1

@@ -1,0 +1,84 @@
+"""The bridge: what AWS IoT Core's rule does, locally. Device messages on ``dh/+/up`` become the
+event the rule delivers (the message plus ``thing`` from the topic) and go to the play handler.
+
+Messages are handled by one worker, in arrival order; replies leave through a second client so a
+handler never waits on the thread that delivers to it.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def mqtt_client(client_id: str, host: str, port: int) -> mqtt.Client:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    client.connect(host, port)
+    client.loop_start()
+    return client
+
+
+class Bridge:
+    def __init__(self, host: str, port: int, handler: Handler, name: str = "bridge") -> None:
+        self.handler = handler
+        self.inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
+        self.received = 0
+        self.processed = 0
+        self.outcomes: list[dict[str, Any]] = []
+        self.errors = 0
+        self.out = mqtt_client(f"{name}-out", host, port)
+        ready = threading.Event()
+        self.sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{name}-in", protocol=mqtt.MQTTv311)
+        self.sub.on_subscribe = lambda *a: ready.set()
+        self.sub.on_message = self._on_message
+        self.sub.connect(host, port)
+        self.sub.loop_start()
+        self.sub.subscribe("dh/+/up", qos=1)
+        if not ready.wait(5):
+            raise RuntimeError("the bridge could not subscribe to device topics")
+        self.worker = threading.Thread(target=self._work, name=f"{name}-worker", daemon=True)
+        self.worker.start()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        self.received += 1
+        self.inbox.put((message.topic.split("/")[1], message.payload))
+
+    def _work(self) -> None:
+        while True:
+            item = self.inbox.get()
+            if item is None:
+                return
+            thing, payload = item
+            try:
+                try:
+                    body = json.loads(payload)
+                except ValueError:
+                    body = {"_raw": payload.decode(errors="replace")}
+                event = dict(body, thing=thing) if isinstance(body, dict) else {"thing": thing, "_raw": body}
+                self.outcomes.append(self.handler(event))
+            except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge (AWS would retry)
+                self.errors += 1
+            finally:
+                self.processed += 1
+
+    def idle(self, timeout: float = 5, settle: float = 0.01) -> None:
+        """Wait until every message that reached the bridge has been handled."""
+        time.sleep(settle)
+        deadline = time.monotonic() + timeout
+        while self.processed < self.received and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def close(self) -> None:
+        self.inbox.put(None)
+        for client in (self.sub, self.out):
+            client.loop_stop()
+            client.disconnect()

@@ -1,0 +1,207 @@
+"""``make demo``: a real duplicate event through the whole local venue, with live progress.
+
+Devices run the real firmware over MQTT, the Lambda handlers do the work, data lives in moto's
+DynamoDB server; the organiser steps go through the HTTP API like any organiser's would.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import socket
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from ..cli.organiser import ApiClient
+from ..competition.render import board_results_csv, results_html, standings_csv
+from .local import Venue
+from .simulated import BotHandset, DealingTable, SimulatedDevice
+
+STYLES = ("steady", "bold", "careful")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class DemoEvent:
+    def __init__(
+        self,
+        *,
+        seed: str,
+        out: Path,
+        players: int = 16,
+        tables: int = 4,
+        groups: int = 2,
+        rounds: int = 3,
+        boards: int = 4,
+        dealers: int = 1,
+        log: IO[str],
+        misread_board: str | None = None,
+    ) -> None:
+        self.seed = seed
+        self.out = out
+        self.players = players
+        self.tables = tables
+        self.groups = groups
+        self.rounds = rounds
+        self.boards = boards
+        self.dealers = dealers
+        self.log = log
+        self.misread_board = misread_board
+        self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
+        self.devices: list[SimulatedDevice] = []
+        self._last_line = ""
+
+    def say(self, text: str) -> None:
+        self.log.write(text + "\n")
+        self.log.flush()
+
+    def run(self) -> dict[str, Any]:
+        started = time.monotonic()
+        self.say("Starting the local venue: DynamoDB (moto server), MQTT broker, bridge, API, timers …")
+        venue = Venue(
+            dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=self.work / "venue"
+        ).start()
+        try:
+            api = ApiClient(state_dir=self.work / "venue")
+            self._register(api, venue)
+            for number in range(1, self.rounds + 1):
+                self._play_round(api, venue, number)
+            result = self._finish(api)
+        finally:
+            for device in self.devices:
+                if device.conn.client is not None:
+                    device.conn.drop()
+            venue.stop()
+            shutil.rmtree(self.work, ignore_errors=True)
+        self.say(f"Done in {time.monotonic() - started:.0f} s. Results in {self.out}/")
+        return result
+
+    def _register(self, api: ApiClient, venue: Venue) -> None:
+        event = {
+            "event_id": "demo",
+            "name": "Deckhand demo event",
+            "ruleset": "bigtwo-2017",
+            "grade": "unrated",
+            "format": "pvp",
+            "rounds": self.rounds,
+            "boards_per_round": self.boards,
+            "groups": self.groups,
+            "venue": True,
+            "start": dt.date.today().isoformat(),
+            "seed": self.seed,
+            "deal_seed": self.seed,
+        }
+        api.request("POST", "/events", event)
+        api.request(
+            "POST",
+            "/events/demo/players",
+            {"players": [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, self.players + 1)]},
+        )
+        tables: list[dict[str, Any]] = []
+        for t in range(1, self.tables + 1):
+            seats = [f"hs-T{t}-{s}" for s in range(4)]
+            tables.append(
+                {"id": f"T{t}", "seats": seats, "dealer": f"dealer-T{t}" if t <= self.dealers else None}
+            )
+        api.request("POST", "/events/demo/tables", {"tables": tables})
+        self.say(
+            f"Event 'demo': {self.players} players, {self.tables} tables in {self.groups} groups, "
+            f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
+        )
+        for i, table in enumerate(tables):
+            for s, thing in enumerate(table["seats"]):
+                style = STYLES[(i * 4 + s) % len(STYLES)]
+                self.devices.append(BotHandset(thing, venue.mqtt_port, self.work / thing, style))
+            if table["dealer"]:
+                self.devices.append(
+                    DealingTable(
+                        table["dealer"], venue.mqtt_port, self.work / table["dealer"], self.misread_board
+                    )
+                )
+        for device in self.devices:
+            device.step()
+        venue.idle()
+
+    def _play_round(self, api: ApiClient, venue: Venue, number: int) -> None:
+        api.request("POST", "/events/demo/rounds")
+        self.say(f"Round {number}: dealt; commitment published.")
+        last_report = 0.0
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            moved = False
+            for device in self.devices:
+                device.step()
+                if isinstance(device, BotHandset) and device.play():
+                    moved = True
+            if not moved:
+                venue.idle(timeout=0.5)
+            now = time.monotonic()
+            if now - last_report >= 2.0:
+                last_report = now
+                status = api.request("GET", f"/events/demo/rounds/{number}")
+                if status["status"] == "done":
+                    break
+                self._progress(status)
+        else:
+            raise RuntimeError(f"round {number} did not finish in 10 minutes")
+        status = api.request("GET", f"/events/demo/rounds/{number}")
+        self._progress(status)
+        standings = api.request("GET", "/events/demo/standings")["standings"]
+        leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
+        self.say(f"Round {number} done; salt revealed. Leaders: {leaders}")
+
+    def _progress(self, status: dict[str, Any]) -> None:
+        waiting = sum(1 for t in status["tables"] if all(b["status"] == "ended" for b in t["boards"]))
+        stopped = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "stopped")
+        line = (
+            f"  round {status['round']}: boards {status['boards_done']}/{status['boards_total']} done, "
+            f"{waiting} table(s) waiting for the others"
+        )
+        if stopped:
+            line += f", {stopped} board(s) stopped for a referee"
+        if line != self._last_line:
+            self.say(line)
+            self._last_line = line
+
+    def _finish(self, api: ApiClient) -> dict[str, Any]:
+        export = api.request("GET", "/events/demo/export?format=json")
+        rounds = []
+        for n in range(1, self.rounds + 1):
+            status = api.request("GET", f"/events/demo/rounds/{n}")
+            rounds.append({"round": n, "commitment": status["commitment"], "salt": status.get("salt")})
+        document = {
+            "event": export["event"],
+            "results": export["results"],
+            "standings": export["standings"],
+            "rounds": rounds,
+        }
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "results.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        (self.out / "standings.csv").write_text(standings_csv(export["standings"]))
+        (self.out / "results.csv").write_text(board_results_csv(export["standings"]))
+        commitments = "".join(
+            f'<tr><td>{r["round"]}</td><td class="name"><code>{r["commitment"]}</code></td>'
+            f'<td class="name"><code>{r["salt"]}</code></td></tr>'
+            for r in rounds
+        )
+        extra = (
+            '<table id="commitments"><caption>Deal commitments (published at the start of each round) and '
+            "their reveal (salt, published at its end)</caption><thead><tr><th>Round</th><th>SHA-256 "
+            f"commitment</th><th>Salt</th></tr></thead><tbody>{commitments}</tbody></table>"
+        )
+        (self.out / "results.html").write_text(
+            results_html(export["standings"], title="Deckhand demo event — results", extra_sections=extra)
+        )
+        self.say("\nFinal standings")
+        for s in export["standings"]["standings"]:
+            decided = f"  (tie-break: {s['tie_break']})" if s["tie_break"] else ""
+            self.say(f"  {s['place']:>2}. {s['player']}  {s['total']:>10.2f}{decided}")
+        return document

@@ -1,0 +1,100 @@
+"""The whole local venue (moto server, broker, bridge, firmware devices, HTTP API) running a small
+event, and its results page in a real browser."""
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from deckhand.competition.documents import parse_results, standings_document
+from deckhand.competition.standings import standings
+from deckhand.venue.demo import DemoEvent
+
+
+@pytest.fixture(scope="module")
+def small_event(tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    log = io.StringIO()
+    document = DemoEvent(
+        seed="ci-venue",
+        out=out,
+        players=7,
+        tables=2,
+        groups=1,
+        rounds=2,
+        boards=1,
+        dealers=2,
+        misread_board=None,
+        log=log,
+    ).run()
+    return out, document, log.getvalue()
+
+
+def test_exported_standings_equal_the_core_recomputed_from_the_exported_logs(small_event):
+    out, document, log = small_event
+    assert "Round 2 done" in log and "Final standings" in log
+    ruleset, boards = parse_results(document["results"])
+    assert ruleset == "bigtwo-2017" and len(boards) == 2
+    ai = [r for b in boards for r in b.results if r.ai]
+    assert len(ai) == 2  # 7 players at 2 tables of 4: one AI seat in each round, never ranked
+    assert standings_document(*standings(boards, ruleset)) == document["standings"]
+    assert sorted(s["player"] for s in document["standings"]["standings"]) == [
+        f"P{i:02d}" for i in range(1, 8)
+    ]
+    on_disk = json.loads((out / "results.json").read_text())
+    assert on_disk == document
+    assert (out / "standings.csv").read_text().splitlines()[0] == "place,player,total,tie_break"
+    assert len((out / "results.csv").read_text().splitlines()) == 1 + 2 * 7  # header + 7 players × 2 rounds
+
+
+def test_commitments_are_revealed_and_verify(small_event):
+    from deckhand.service.rounds import commitment, deal_order
+
+    _, document, _ = small_event
+    for r in document["rounds"]:
+        assert r["salt"]
+        deals = {"1/1": deal_order(r["salt"], 1, "1", 1, False)}
+        assert commitment(r["salt"], deals) == r["commitment"]
+
+
+def chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    chromium() is None, reason="no Chromium on this machine (.ci/run installs Debian's chromium)"
+)
+def test_results_page_renders_in_headless_chromium(small_event, tmp_path):
+    out, document, _ = small_event
+    page = Path(out) / "results.html"
+    proc = subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
+    assert console == []
+    dom = proc.stdout
+    assert 'id="standings"' in dom and 'id="commitments"' in dom
+    for s in document["standings"]["standings"]:
+        assert f'<td class="name">{s["player"]}</td>' in dom
