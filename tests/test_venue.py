@@ -98,3 +98,42 @@ def test_results_page_renders_in_headless_chromium(small_event, tmp_path):
     assert 'id="standings"' in dom and 'id="commitments"' in dom
     for s in document["standings"]["standings"]:
         assert f'<td class="name">{s["player"]}</td>' in dom
+
+
+def test_venue_data_survives_a_restart_when_persisted(tmp_path):
+    from deckhand.cli.organiser import ApiClient, ApiError
+    from deckhand.venue.demo import free_port
+    from deckhand.venue.local import Venue
+
+    def start():
+        return Venue(
+            dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=tmp_path, persist=True
+        ).start()
+
+    venue = start()
+    try:
+        api = ApiClient(state_dir=tmp_path)
+        api.request(
+            "POST",
+            "/events",
+            {
+                "event_id": "kept",
+                "name": "Kept",
+                "ruleset": "bigtwo-2017",
+                "grade": "unrated",
+                "rounds": 1,
+                "boards_per_round": 1,
+                "start": "2026-12-14",
+            },
+        )
+        with pytest.raises(ApiError) as unauthorised:
+            ApiClient(api.api).request("GET", "/events/kept")  # no token, no SigV4 credentials for localhost
+        assert unauthorised.value.status in (401, 403)
+    finally:
+        venue.stop()
+    assert (tmp_path / "table.json").exists() and not (tmp_path / "venue.json").exists()
+    venue = start()
+    try:
+        assert ApiClient(state_dir=tmp_path).request("GET", "/events/kept")["name"] == "Kept"
+    finally:
+        venue.stop()
