@@ -6,12 +6,8 @@ with moto as DynamoDB: the firmware talks to exactly what it talks to in product
 
 from __future__ import annotations
 
-import json
-import queue
 import socket
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +16,11 @@ for folder in (ROOT / "device" / "lib", ROOT / "device" / "host"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-import paho.mqtt.client as mqtt  # noqa: E402
 from deckhand.service import devices  # noqa: E402
 from deckhand.service.messaging import MqttPublisher  # noqa: E402
 from deckhand.service.runtime import Runtime  # noqa: E402
+from deckhand.venue.bridge import Bridge as VenueBridge  # noqa: E402
+from deckhand.venue.bridge import mqtt_client  # noqa: E402
 from deckhand.venue.broker import EmbeddedBroker  # noqa: E402
 from deckhand_fw.app import build  # noqa: E402
 from deckhand_fw.hal.host import HostHal  # noqa: E402
@@ -36,66 +33,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Bridge:
-    """dh/+/up → the play service (one worker, in order), replies published back through MQTT."""
+class Bridge(VenueBridge):
+    """The venue's bridge in front of the play service, replies published through a second client."""
 
     def __init__(self, port: int, invoke) -> None:
-        self.port = port
-        self.inbox: queue.Queue[tuple[str, Any] | None] = queue.Queue()
-        self.out = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id="server-out", protocol=mqtt.MQTTv311
-        )
-        self.out.connect("127.0.0.1", port)
-        self.out.loop_start()
-        self.rt = Runtime(MqttPublisher(self.out), invoke)
-        self.sub = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id="server-in", protocol=mqtt.MQTTv311
-        )
-        ready = threading.Event()
-        self.sub.on_subscribe = lambda *a: ready.set()
-        self.received = 0
-        self.processed = 0
+        out = mqtt_client("server-publisher", "127.0.0.1", port)
+        self.rt = Runtime(MqttPublisher(out), invoke)
+        self._publisher_client = out
 
-        def on_message(c, u, m):
-            self.received += 1
-            self.inbox.put((m.topic.split("/")[1], m.payload))
+        def handle(event: dict[str, Any]) -> dict[str, Any]:
+            thing = event.pop("thing")
+            return devices.handle(self.rt, thing, event)
 
-        self.sub.on_message = on_message
-        self.sub.connect("127.0.0.1", port)
-        self.sub.loop_start()
-        self.sub.subscribe("dh/+/up", qos=1)
-        assert ready.wait(5)
-        self.outcomes: list[dict[str, Any]] = []
-        self.worker = threading.Thread(target=self._work, daemon=True)
-        self.worker.start()
-
-    def _work(self) -> None:
-        while True:
-            item = self.inbox.get()
-            if item is None:
-                return
-            thing, payload = item
-            try:
-                message = json.loads(payload)
-            except ValueError:
-                message = payload
-            try:
-                self.outcomes.append(devices.handle(self.rt, thing, message))
-            finally:
-                self.processed += 1
-
-    def idle(self, timeout: float = 5, settle: float = 0.01) -> None:
-        """Wait until every message that reached the bridge has been handled."""
-        time.sleep(settle)
-        deadline = time.monotonic() + timeout
-        while self.processed < self.received and time.monotonic() < deadline:
-            time.sleep(0.005)
+        super().__init__("127.0.0.1", port, handle)
 
     def close(self) -> None:
-        self.inbox.put(None)
-        for c in (self.sub, self.out):
-            c.loop_stop()
-            c.disconnect()
+        super().close()
+        self._publisher_client.loop_stop()
+        self._publisher_client.disconnect()
 
 
 class Device:
