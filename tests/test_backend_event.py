@@ -101,6 +101,21 @@ def test_each_device_gets_only_its_own_hand(backend):
     assert len(deals) == 1 and len(deals[0]["order"]) == 52
 
 
+def test_the_handset_of_an_ai_seat_never_shows_the_hand(backend):
+    """Seven players at two tables of four: the seat the AI plays has a handset, which stays blank."""
+    events.create_event(EVENT)
+    events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 8)])
+    events.register_tables("cup", [{"id": "A", "seats": THINGS[:4]}, {"id": "B", "seats": THINGS[4:]}])
+    bots = [DeviceBot(backend, t) for t in THINGS]
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    viewed = {t for t in THINGS if any(p["t"] == "view" for p in backend.publisher.to(t))}
+    assert len(viewed) == 7
+    (idle,) = set(THINGS) - viewed
+    assert backend.send(idle, {"t": "hello", "msg": "h-ai"})["status"] == "accepted"
+    assert [p["t"] for p in backend.publisher.to(idle)] == ["ack"]  # a hello gets no view either
+
+
 def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend):
     bots = prepare(backend)
     rounds.request_next_round(backend.rt, "cup")

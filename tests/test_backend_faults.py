@@ -229,3 +229,32 @@ def test_dealt_mismatch_stops_the_board_and_is_reported(started):
     # A short deal is reported too.
     short = b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order[:40]})
     assert "only 40 of 52" in short["why"]
+
+
+def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
+    """The referee clears the jam and the table deals the board again: a correct report resumes play
+    where it stopped, every seat gets its view again, and a second stop would need a new misread."""
+    b, _ = started
+    order = b.publisher.to("dealer-A")[-1]["order"]
+    misread = [*order]
+    misread[0], misread[1] = misread[1], misread[0]
+    assert b.send("dealer-A", {"t": "dealt", "msg": "d1", "board": "1", "cards": misread})["code"] == (
+        "deal_mismatch"
+    )
+    stopped = tableboard.load("cup", 1, "A", "1")
+    b.publisher.clear()
+    assert b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order}) == {
+        "status": "accepted"
+    }
+    item = tableboard.load("cup", 1, "A", "1")
+    assert item.status == "playing" and not item.stop_reason and item.dealt_ok is True
+    assert item.state == stopped.state  # nothing was played or undone while it stood still
+    assert item.deadline > 0
+    for seat in range(4):
+        view = b.publisher.to(f"hs-A-{seat}")[-1]
+        assert view["t"] == "view" and view["st"] == "playing" and view["s"] == seat
+    # The same correct report again is a duplicate, not a second resume.
+    assert b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order})["status"] == (
+        "duplicate"
+    )
+    assert tableboard.load("cup", 1, "A", "1").version == item.version

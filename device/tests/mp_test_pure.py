@@ -212,3 +212,6 @@ def test_dealer_deals_checks_and_reports():
     app.on_message({"t": "deal", "b": "2", "r": 1, "seats": 4, "order": order})
     assert app.problem == "card 3 missing or unreadable" and hal.part.stops == 1
     assert conn.sent[-1]["cards"] == ["D3", "C3"]
+    hal.part.deck = list(order)  # the referee cleared the jam
+    app.redeal()
+    assert app.problem is None and conn.sent[-1]["cards"] == order

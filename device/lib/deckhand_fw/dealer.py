@@ -8,6 +8,7 @@ class Dealer:
         self.ids = ids
         self.conn = None
         self.done = {}
+        self.last = None
         self.problem = None  # what this table found while dealing
         self.error = None  # the latest stop, its own or the server's
 
@@ -26,7 +27,15 @@ class Dealer:
         elif message["t"] == "reject":
             self.hal.display.show(["Refused: " + message.get("code", ""), message.get("why", "")])
 
+    def redeal(self):
+        """After a referee cleared a fault (button or touch): deal the last board again from the start."""
+        if self.last is not None:
+            self.problem = None
+            self.error = None
+            self.deal(self.last)
+
     def deal(self, message):
+        self.last = message
         order = message["order"]
         seats = message["seats"]
         board = message["b"]

@@ -202,16 +202,26 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
     if read is not None:
         problem = _deal_problem(list(deal.order), read)
 
-    def change(current: BoardStateItem) -> str:
+    def change(current: BoardStateItem) -> bool:
         current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "th": thing, "m": msg}]
         current.dealt_ok = not problem
         if problem and current.status in ("playing", "waiting"):
             current.status = "stopped"
             current.stop_reason = problem
             current.deadline = 0
-        return problem
+        elif not problem and current.status == "stopped" and current.stop_reason:
+            # The referee cleared the fault and the table dealt the board again, correctly: play resumes,
+            # with the clocks of the seats to act started afresh.
+            current.stop_reason = None
+            tableboard.resume(current)
+            return True
+        return False
 
-    item, _ = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
+    item, resumed = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
+    if resumed:
+        result = _ack(rt, thing, msg)
+        flow.after_change(rt, item)
+        return result
     if problem:
         for t in [*item.devices, item.dealer]:
             if t:

@@ -193,6 +193,13 @@ def start(item: BoardStateItem) -> None:
     _finish(item, board)
 
 
+def resume(item: BoardStateItem) -> None:
+    """A stopped board goes on from where it stopped; the seats to act are asked again now."""
+    g, board = engine_of(item)
+    item.status = "playing"
+    _ask(item, g, board, set(), now_ms())
+
+
 def view_message(item: BoardStateItem, seat: int) -> dict[str, Any]:
     _, board = engine_of(item)
     return {
@@ -208,9 +215,10 @@ def view_message(item: BoardStateItem, seat: int) -> dict[str, Any]:
 
 
 def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:
-    """Each device at the table gets its own seat's view — never another seat's hand."""
+    """Each device at the table gets its own seat's view — never another seat's hand. A seat the AI
+    plays has nobody to see its hand, and its idle handset must not show the board's cards to the table."""
     for seat, thing in enumerate(item.devices):
-        if thing and (only_seat is None or seat == only_seat):
+        if thing and item.players[seat] and (only_seat is None or seat == only_seat):
             publisher.publish(down_topic(thing), view_message(item, seat))
 
 
