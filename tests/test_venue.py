@@ -10,25 +10,17 @@ from pathlib import Path
 import pytest
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
-from deckhand.venue.demo import DemoEvent
+from deckhand.venue.demo import DemoEvent, Faults
+
+# 7 players at 2 tables (an AI seat at each), both with a dealing table, 2 rounds of 1 board.
+SMALL = {"seed": "ci-venue", "players": 7, "tables": 2, "groups": 1, "rounds": 2, "boards": 1, "dealers": 2}
 
 
 @pytest.fixture(scope="module")
 def small_event(tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
     log = io.StringIO()
-    document = DemoEvent(
-        seed="ci-venue",
-        out=out,
-        players=7,
-        tables=2,
-        groups=1,
-        rounds=2,
-        boards=1,
-        dealers=2,
-        misread_board=None,
-        log=log,
-    ).run()
+    document = DemoEvent(**SMALL, out=out, log=log).run()
     return out, document, log.getvalue()
 
 
@@ -137,3 +129,31 @@ def test_venue_data_survives_a_restart_when_persisted(tmp_path):
         assert ApiClient(state_dir=tmp_path).request("GET", "/events/kept")["name"] == "Kept"
     finally:
         venue.stop()
+
+
+def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
+    """Handsets losing their link right after an action (the acknowledgement is lost, the action is
+    resent on reconnect), actions delivered twice, a second handset pressing at the same moment out of
+    turn, and a dealing table misreading a card (the board stops, the referee clears the jam, the
+    table deals again): the event finishes with exactly the results and standings of the run without
+    faults — a second run of the same seed, which also shows that the same seed gives the same event."""
+    _, clean, _ = small_event
+    log = io.StringIO()
+    event = DemoEvent(
+        **SMALL,
+        out=tmp_path / "out",
+        faults=Faults(drop_every=9, duplicate_every=5, concurrent_every=7, misread_board="1"),
+        log=log,
+    )
+    faulty = event.run()
+    assert event.injected["drops"] >= 3 and event.injected["duplicates"] >= 5
+    assert event.injected["concurrent"] >= 3
+    assert event.devices[4].misreads == 1  # the first dealing table (after table 1's four handsets)
+    assert "Faults injected" in log.getvalue()
+    refused = sum(event.outcomes.get(code, 0) for code in ("not_your_turn", "phase_closed", "board_over"))
+    assert refused == event.injected["concurrent"]  # every out-of-turn press refused, none applied
+    assert event.outcomes["duplicate"] >= event.injected["duplicates"]  # recognised, not applied again
+    assert event.outcomes["deal_mismatch"] == 1
+    assert faulty["results"] == clean["results"]
+    assert faulty["standings"] == clean["standings"]
+    assert [r["commitment"] for r in faulty["rounds"]] == [r["commitment"] for r in clean["rounds"]]

@@ -63,6 +63,13 @@ class Connection:
             except OSError:
                 self.drop()
 
+    def send_again(self, message):
+        """Publish a queued message once more (same id); the server acknowledges it as a duplicate."""
+        try:
+            self._publish(message)
+        except OSError:
+            self.drop()
+
     def drop(self):
         client = self.client
         self.client = None

@@ -63,9 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_venue.add_argument("--state", default=".deckhand", help="state folder (token, persisted data)")
     p_venue.add_argument("--persist", action="store_true", help="save the data on exit and load it on start")
 
+    p_handset = sub.add_parser("handset", help="play a seat from this terminal: a handset for a person")
+    p_handset.add_argument(
+        "--thing", required=True, help="the handset's thing name, as registered at a table"
+    )
+    p_handset.add_argument("--host", default="127.0.0.1", help="MQTT broker host (default: the local venue)")
+    p_handset.add_argument("--port", type=int, help="MQTT port (default: the running venue's, else 1883)")
+    p_handset.add_argument("--state", default=".deckhand", help="the venue's state folder")
+
     p_demo = sub.add_parser("demo", help="run a whole duplicate event through the local venue")
     p_demo.add_argument(
-        "--seed", default="deckhand-demo", help="seed of the seating and boards (same seed, same boards)"
+        "--seed",
+        default="deckhand-demo",
+        help="seed of the seating, boards and bots: the same seed gives the same event (play time runs on "
+        "a simulated clock)",
     )
     p_demo.add_argument(
         "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
@@ -111,6 +122,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .events_cli import run_event_command
 
         return run_event_command(args, sys.stdin, sys.stdout)
+    if args.command == "handset":
+        from .venue_cli import run_handset
+
+        return run_handset(args, sys.stdin, sys.stdout)
     if args.command == "venue":
         from .venue_cli import run_venue
 

@@ -12,12 +12,15 @@ import shutil
 import socket
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from ..cli.organiser import ApiClient
 from ..competition.render import board_results_csv, results_html, standings_csv
+from ..service.clock import set_clock
 from .local import Venue
+from .lockstep import SimulatedClock, settle
 from .simulated import BotHandset, DealingTable, SimulatedDevice
 
 STYLES = ("steady", "bold", "careful")
@@ -28,6 +31,16 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@dataclass
+class Faults:
+    """Faults injected on purpose (fault tests), each after every n-th action of the event (0: never)."""
+
+    drop_every: int = 0  # the handset's link dies right after it sent the action (its ack is lost)
+    duplicate_every: int = 0  # the action is delivered twice, as a QoS 1 redelivery would
+    concurrent_every: int = 0  # the seat before it presses pass at the same moment, out of turn
+    misread_board: str | None = None  # the first dealing table jams once on this board (round 1)
 
 
 class DemoEvent:
@@ -43,7 +56,7 @@ class DemoEvent:
         boards: int = 4,
         dealers: int = 1,
         log: IO[str],
-        misread_board: str | None = None,
+        faults: Faults | None = None,
     ) -> None:
         self.seed = seed
         self.out = out
@@ -54,7 +67,12 @@ class DemoEvent:
         self.boards = boards
         self.dealers = dealers
         self.log = log
-        self.misread_board = misread_board
+        self.faults = faults or Faults()
+        self.actions = 0
+        self.injected = {"drops": 0, "duplicates": 0, "concurrent": 0}
+        self.clock = SimulatedClock(int(time.time()) * 1000)
+        self.tick = 0
+        self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
         self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
         self.devices: list[SimulatedDevice] = []
         self._last_line = ""
@@ -63,9 +81,14 @@ class DemoEvent:
         self.log.write(text + "\n")
         self.log.flush()
 
+    @property
+    def handsets(self) -> list[BotHandset]:
+        return [d for d in self.devices if isinstance(d, BotHandset)]
+
     def run(self) -> dict[str, Any]:
         started = time.monotonic()
         self.say("Starting the local venue: DynamoDB (moto server), MQTT broker, bridge, API, timers …")
+        set_clock(self.clock.now)
         venue = Venue(
             dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=self.work / "venue"
         ).start()
@@ -75,12 +98,26 @@ class DemoEvent:
             for number in range(1, self.rounds + 1):
                 self._play_round(api, venue, number)
             result = self._finish(api)
+            for outcome in venue.bridge.outcomes:
+                key = outcome.get("code") or outcome.get("status", "?")
+                self.outcomes[key] = self.outcomes.get(key, 0) + 1
         finally:
             for device in self.devices:
                 if device.conn.client is not None:
                     device.conn.drop()
             venue.stop()
+            set_clock(None)
             shutil.rmtree(self.work, ignore_errors=True)
+        if any(self.injected.values()) or self.faults.misread_board:
+            self.say(
+                "Faults injected: {drops} dropped links, {duplicates} duplicate deliveries, "
+                "{concurrent} out-of-turn presses at the same moment".format(**self.injected)
+                + (
+                    f", a misread deal of board {self.faults.misread_board}"
+                    if self.faults.misread_board
+                    else ""
+                )
+            )
         self.say(f"Done in {time.monotonic() - started:.0f} s. Results in {self.out}/")
         return result
 
@@ -123,33 +160,49 @@ class DemoEvent:
             if table["dealer"]:
                 self.devices.append(
                     DealingTable(
-                        table["dealer"], venue.mqtt_port, self.work / table["dealer"], self.misread_board
+                        table["dealer"],
+                        venue.mqtt_port,
+                        self.work / table["dealer"],
+                        self.faults.misread_board if i == 0 else None,
                     )
                 )
-        for device in self.devices:
-            device.step()
-        venue.idle()
+        self._settle(venue)
+
+    def _settle(self, venue: Venue) -> None:
+        def step_all() -> None:
+            for device in self.devices:
+                device.step()
+
+        settle(
+            step_all,
+            venue.quiet,
+            lambda: all(d.settled(venue.sent.views, venue.sent.deals) for d in self.devices),
+        )
 
     def _play_round(self, api: ApiClient, venue: Venue, number: int) -> None:
+        """Tick by tick: the bots whose decision is due act, everything settles, the clock moves on."""
         api.request("POST", "/events/demo/rounds")
         self.say(f"Round {number}: dealt; commitment published.")
         last_report = 0.0
         deadline = time.monotonic() + 600
+        self._settle(venue)
         while time.monotonic() < deadline:
-            moved = False
-            for device in self.devices:
-                device.step()
-                if isinstance(device, BotHandset) and device.play():
-                    moved = True
-            if not moved:
-                venue.idle(timeout=0.5)
+            due = [h for h in self.handsets if h.due(self.tick)]
+            for handset in due:
+                if handset.play():
+                    self.actions += 1
+                    self._inject(handset)
+            self._settle(venue)
+            idle = not due and not any(h.deciding(self.tick) for h in self.handsets)
             now = time.monotonic()
-            if now - last_report >= 2.0:
+            if idle or now - last_report >= 2.0:
                 last_report = now
                 status = api.request("GET", f"/events/demo/rounds/{number}")
                 if status["status"] == "done":
                     break
                 self._progress(status)
+            self.clock.advance()
+            self.tick += 1
         else:
             raise RuntimeError(f"round {number} did not finish in 10 minutes")
         status = api.request("GET", f"/events/demo/rounds/{number}")
@@ -157,6 +210,21 @@ class DemoEvent:
         standings = api.request("GET", "/events/demo/standings")["standings"]
         leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
         self.say(f"Round {number} done; salt revealed. Leaders: {leaders}")
+
+    def _inject(self, handset: BotHandset) -> None:
+        """The faults due after this action (Faults): the action is already on its way."""
+        n, f = self.actions, self.faults
+        if f.concurrent_every and n % f.concurrent_every == 0:
+            table, seat = handset.thing.rsplit("-", 1)
+            before = next((h for h in self.handsets if h.thing == f"{table}-{(int(seat) - 1) % 4}"), None)
+            if before is not None and before.app.message is not None and before.app.ready():
+                before.app.on_input("pass")  # not its turn, before or after this action: refused
+                self.injected["concurrent"] += 1
+        if f.duplicate_every and n % f.duplicate_every == 0 and handset.redeliver():
+            self.injected["duplicates"] += 1
+        if f.drop_every and n % f.drop_every == 0 and handset.conn.client is not None:
+            handset.conn.client.drop()  # before the acknowledgement can come back
+            self.injected["drops"] += 1
 
     def _progress(self, status: dict[str, Any]) -> None:
         waiting = sum(1 for t in status["tables"] if all(b["status"] == "ended" for b in t["boards"]))

@@ -23,6 +23,7 @@ from .bridge import Bridge, mqtt_client
 from .broker import EmbeddedBroker
 from .http_adapter import ApiServer
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
+from .lockstep import LastSent
 from .tables import create_table, export_items, import_items
 
 REGION = "us-east-1"
@@ -83,7 +84,8 @@ class Venue:
         self.handlers = load_handlers()
         self.invoker = AsyncInvoker(self.handlers)
         self.publisher_client = mqtt_client("server-publisher", "127.0.0.1", self.mqtt_port)
-        context.set_runtime(Runtime(MqttPublisher(self.publisher_client), self.invoker))
+        self.sent = LastSent(MqttPublisher(self.publisher_client))
+        context.set_runtime(Runtime(self.sent, self.invoker))
         self.bridge = Bridge(
             "127.0.0.1", self.mqtt_port, lambda event: call(self.handlers["play"], "play", event)
         )
@@ -113,6 +115,10 @@ class Venue:
             with contextlib.suppress(Exception):
                 call(self.handlers["timers"], "timers", {"source": "local.schedule"})
 
+    def quiet(self) -> bool:
+        """Nothing is being handled: every message that reached the bridge is done, no invocation queued."""
+        return self.invoker.pending == 0 and self.bridge.processed >= self.bridge.received
+
     def idle(self, timeout: float = 10) -> None:
         """Wait until the bridge and the asynchronous invocations have nothing left to do."""
         import time
@@ -120,7 +126,7 @@ class Venue:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.bridge.idle(timeout=0.5)
-            if self.invoker.pending == 0 and self.bridge.processed >= self.bridge.received:
+            if self.quiet():
                 return
             time.sleep(0.01)
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .lambdas import repository_root
+
+if TYPE_CHECKING:
+    from ..engine import Action
 
 
 def firmware_on_path(root: Path | None = None) -> None:
@@ -37,20 +40,79 @@ class SimulatedDevice:
             return MQTTClient(cfg["thing"], cfg["endpoint"], cfg["port"], keepalive=30)
 
         self.app, self.conn = build(self.cfg, self.hal, make_client, str(state))
+        self.last_view: tuple[str, int] | None = None  # the last view (board, version) received
+        self.last_deal: str | None = None  # the last board whose deal order was received
+        self.received = 0
+        self._deliver = self.app.on_message
+        self.conn.on_message = self._on_message
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        self.received += 1
+        if message.get("t") == "view":
+            self.last_view = (message["b"], message["v"])
+        elif message.get("t") == "deal":
+            self.last_deal = message["b"]
+        self._deliver(message)
 
     def step(self) -> None:
         self.conn.step()
 
+    def redeliver(self) -> bool:
+        """Send the last unanswered message once more, same id: what a QoS 1 redelivery looks like."""
+        pending = self.conn.queue.pending()
+        if not pending or self.conn.client is None:
+            return False
+        self.conn.send_again(pending[-1])
+        return True
+
+    def settled(self, views: dict[str, tuple[str, int]], deals: dict[str, str]) -> bool:
+        """Connected, nothing unanswered, and the last view and deal sent to it have arrived."""
+        return (
+            self.conn.connected
+            and len(self.conn.queue) == 0
+            and self.last_view == views.get(self.thing)
+            and self.last_deal == deals.get(self.thing)
+        )
+
 
 class BotHandset(SimulatedDevice):
     """A handset whose buttons are pressed by the deterministic bot."""
+
+    THINK_TICKS = {"bold": 1, "steady": 2, "careful": 3}
 
     def __init__(self, thing: str, port: int, state: Path, style: str = "steady") -> None:
         super().__init__(thing, "handset", port, state)
         from ..bigtwo.bot import BigTwoBot
 
         self.bot = BigTwoBot(style)
-        self.acted: tuple[str, int] | None = None
+        self.think = self.THINK_TICKS.get(style, 1)
+        self.acted: tuple[str, int, int] | None = None
+        self.seen: tuple[str, int, int] | None = None
+        self.seen_tick = 0
+        self.decision: Action | None = None
+
+    def _current(self) -> tuple[str, int, int] | None:
+        message = self.app.message
+        if message is None or message["st"] != "playing" or not self.app.ready():
+            return None
+        return (message["b"], message["r"], message["v"])
+
+    def deciding(self, tick: int) -> bool:
+        """The bot has a decision to take on the view it shows (noting the tick it first saw it)."""
+        from ..bigtwo.board import SeatView
+
+        key = self._current()
+        if key is None or key == self.acted:
+            return False
+        if key != self.seen:
+            self.seen = key
+            self.seen_tick = tick
+            self.decision = self.bot.decide(SeatView.from_dict(self.app.message["view"]))
+        return self.decision is not None
+
+    def due(self, tick: int) -> bool:
+        """Its decision is due: it has been thinking for its style's number of ticks."""
+        return self.deciding(tick) and tick >= self.seen_tick + self.think
 
     def play(self) -> bool:
         """Press the buttons for the bot's decision on the current view; True if it acted."""
@@ -58,13 +120,12 @@ class BotHandset(SimulatedDevice):
         from ..cards import format_cards
 
         app = self.app
-        message = app.message
-        if message is None or message["st"] != "playing" or not app.ready():
+        key = self._current()
+        if key is None or key == self.acted:
             return False
-        key = (message["b"], message["v"])
-        if self.acted == key:
-            return False
-        action = self.bot.decide(SeatView.from_dict(message["view"]))
+        action = (
+            self.decision if key == self.seen else self.bot.decide(SeatView.from_dict(app.message["view"]))
+        )
         if action is None:
             return False
         self.acted = key
@@ -87,14 +148,33 @@ class DealingTable(SimulatedDevice):
     def __init__(self, thing: str, port: int, state: Path, misread_board: str | None = None) -> None:
         super().__init__(thing, "dealer", port, state)
         self.misread_board = misread_board
-        original = self.app.on_message
+        self.redeal_pending = False
+        self.misreads = 0
+        original = self._deliver
 
         def on_message(message: dict[str, Any]) -> None:
             if message.get("t") == "deal":
                 deck = list(message["order"])
                 if message["b"] == self.misread_board:
                     deck[7], deck[8] = deck[8], deck[7]
+                    self.misread_board = None  # one jam; the referee clears it
+                    self.misreads += 1
                 self.hal.reader.deck = deck
+                original(message)
+                if self.app.problem:
+                    self.hal.reader.deck = list(message["order"])
+                    self.redeal_pending = True
+                return
             original(message)
 
-        self.conn.on_message = on_message
+        self._deliver = on_message
+
+    def step(self) -> None:
+        super().step()
+        if self.redeal_pending and self.conn.connected:
+            # The referee cleared the jam and put the cards back: the table deals the board again.
+            self.redeal_pending = False
+            self.app.redeal()
+
+    def settled(self, views: dict[str, tuple[str, int]], deals: dict[str, str]) -> bool:
+        return not self.redeal_pending and super().settled(views, deals)

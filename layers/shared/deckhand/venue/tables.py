@@ -39,9 +39,11 @@ def table_definition(template: Path) -> dict[str, Any]:
 
 
 def create_table(client: Any, name: str, template: Path) -> None:
-    existing = client.list_tables()["TableNames"]
-    if name in existing:
-        return
+    """A fresh, empty table (moto keeps state per process: a second venue in one process starts clean;
+    persisted data is loaded afterwards from its file)."""
+    if name in client.list_tables()["TableNames"]:
+        client.delete_table(TableName=name)
+        client.get_waiter("table_not_exists").wait(TableName=name)
     client.create_table(TableName=name, **table_definition(template))
     client.get_waiter("table_exists").wait(TableName=name)
 
