@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("event_id")
         if name == "status":
             p.add_argument("--round", type=int, help="round number (default: the current round)")
+            p.add_argument(
+                "--wait", action="store_true", help="wait until the round is done, with progress on stderr"
+            )
+            p.add_argument(
+                "--timeout", type=float, default=3600, help="give up waiting after this many seconds"
+            )
         if name == "export":
             p.add_argument("--format", choices=["json", "csv"], default="json", dest="fmt")
 
