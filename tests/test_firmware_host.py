@@ -161,8 +161,10 @@ def test_dropped_connection_mid_board_loses_nothing_and_doubles_nothing(venue):
     device_msgs = [e["m"] for e in item.log if "m" in e and e["s"] >= 0]
     assert len(device_msgs) == len(set(device_msgs)) == actions
     assert sum(h.conn.connects for h in handsets) == 5  # one handset reconnected
-    # If the ack had not arrived before the cut, the resend came and was recognised as a duplicate.
-    assert any(o["status"] == "duplicate" for o in bridge.outcomes) == bool(drive.unanswered)
+    # The unanswered action was resent after the reconnect: recognised as a duplicate when the first
+    # copy had reached the server, applied once when the cut lost it; never refused, never doubled.
+    assert {o["status"] for o in bridge.outcomes} <= {"accepted", "duplicate"}
+    assert sum(o["status"] == "duplicate" for o in bridge.outcomes) <= drive.unanswered
     until(lambda: all(len(h.conn.queue) == 0 for h in handsets), [*handsets, dealer], bridge)
 
 
@@ -190,4 +192,5 @@ def test_reboot_mid_board_resumes_from_hello_and_resends_the_unanswered_action(v
     assert item.status == "ended"
     device_msgs = [e["m"] for e in item.log if "m" in e and e["s"] >= 0]
     assert len(device_msgs) == len(set(device_msgs)) == actions
-    assert any(o["status"] == "duplicate" for o in bridge.outcomes) == bool(drive.unanswered)
+    assert {o["status"] for o in bridge.outcomes} <= {"accepted", "duplicate"}
+    assert sum(o["status"] == "duplicate" for o in bridge.outcomes) <= drive.unanswered
