@@ -1,0 +1,510 @@
+"""The Dou Dizhu board state machine (RULES.md §3): bid → (redeal) → double → redouble → play → end.
+
+Every action is checked against the state and either applied whole or rejected with a reason code
+and no change. A board carries its pre-generated deals: when all three pass, the next one is dealt,
+identical at every table of the duplicate comparison. Hands are 54-bit masks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
+from ..deal import deal_round_robin
+from ..engine import Action, Board, Rejected
+from ..errors import DeckhandError
+from . import DECK, HAND_SIZE, RULESET, SEATS
+from .combos import BOMB, ROCKET, Combo, beats, classify
+from .legal import Play, legal_plays
+from .scoring import scores
+
+BID, DOUBLE, REDOUBLE, PLAY, END = "bid", "double", "redouble", "play", "end"
+UNDECIDED = -1
+FIRST_BIDDER = 0  # RULES.md §3: seat 0 bids first on every board of a duplicate event
+
+
+class SeatView(NamedTuple):
+    """What one seat may know: its own hand, everyone's counts and bids, the kitty once shown, the trick."""
+
+    seat: int
+    phase: str
+    turn: int
+    hand: tuple[int, ...]
+    counts: tuple[int, ...]
+    bids: tuple[int, ...]
+    bid: int
+    landlord: int
+    kitty: tuple[int, ...]
+    doubled: tuple[int, ...]
+    redoubled: int
+    last: Play
+    last_seat: int
+    trick: tuple[tuple[int, Play], ...]
+    bombs: int
+    rockets: int
+    deal: int
+    winner: int
+
+    @property
+    def leading(self) -> bool:
+        return not self.last
+
+    def legal_plays(self) -> list[tuple[Play, Combo]]:
+        """Legal plays for this seat when it is its turn in the play phase (else none)."""
+        if self.phase != PLAY or self.turn != self.seat:
+            return []
+        return legal_plays(self.hand, classify(self.last) if self.last else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        flag = {UNDECIDED: None, 0: False, 1: True}
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "turn": self.turn,
+            "hand": format_cards(self.hand),
+            "counts": list(self.counts),
+            "bids": [None if b == UNDECIDED else b for b in self.bids],
+            "bid": self.bid,
+            "landlord": None if self.landlord < 0 else self.landlord,
+            "kitty": format_cards(self.kitty),
+            "doubled": [flag[v] for v in self.doubled],
+            "redoubled": flag[self.redoubled],
+            "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
+            "trick": [{"seat": s, "cards": format_cards(p)} for s, p in self.trick],
+            "one_card": [s for s, n in enumerate(self.counts) if n == 1],
+            "bombs": self.bombs,
+            "rockets": self.rockets,
+            "deal": self.deal,
+            "winner": None if self.winner < 0 else self.winner,
+        }
+
+    @classmethod
+    def from_dict(cls, view: dict[str, Any]) -> SeatView:
+        """Rebuild a view from its JSON form (what a device receives), e.g. for a bot on a device."""
+
+        def cards(tokens: list[str]) -> tuple[int, ...]:
+            return tuple(sorted(parse_cards(tokens, jokers=True)))
+
+        flag = {None: UNDECIDED, False: 0, True: 1}
+        return cls(
+            seat=view["seat"],
+            phase=view["phase"],
+            turn=view["turn"],
+            hand=cards(view["hand"]),
+            counts=tuple(view["counts"]),
+            bids=tuple(UNDECIDED if b is None else b for b in view["bids"]),
+            bid=view["bid"],
+            landlord=UNDECIDED if view["landlord"] is None else view["landlord"],
+            kitty=cards(view["kitty"]),
+            doubled=tuple(flag[v] for v in view["doubled"]),
+            redoubled=flag[view["redoubled"]],
+            last=cards(view["last"]["cards"]) if view["last"] else (),
+            last_seat=view["last"]["seat"] if view["last"] else UNDECIDED,
+            trick=tuple((t["seat"], cards(t["cards"])) for t in view["trick"]),
+            bombs=view["bombs"],
+            rockets=view["rockets"],
+            deal=view["deal"],
+            winner=UNDECIDED if view["winner"] is None else view["winner"],
+        )
+
+
+class DouDizhuBoard:
+    """One board of Dou Dizhu from its pre-generated deals (each a 54-card order), or :meth:`from_order`."""
+
+    ruleset = RULESET
+    seats = SEATS
+
+    def __init__(self, deals: Sequence[Sequence[int]]) -> None:
+        if not deals:
+            raise DeckhandError("a Dou Dizhu board needs at least one deal")
+        for i, order in enumerate(deals):
+            check_count(order, DECK, f"deal {i + 1}")
+            check_cards(order, decks=1, jokers=True)
+        self.deals = [list(order) for order in deals]
+        self.redeals = 0
+        self._deal(0)
+
+    @classmethod
+    def from_order(cls, order: Sequence[int]) -> DouDizhuBoard:
+        """A board's card order: its deals one after another (54 cards each)."""
+        if not order or len(order) % DECK:
+            raise DeckhandError(f"a Dou Dizhu board's order is a multiple of {DECK} cards, got {len(order)}")
+        return cls([order[i : i + DECK] for i in range(0, len(order), DECK)])
+
+    def _deal(self, number: int) -> None:
+        """Deal number ``number`` (cycling through the board's deals): 17 each round robin, 3 in the kitty."""
+        self.deal_no = number
+        hands, kitty = deal_round_robin(self.deals[number % len(self.deals)], SEATS, HAND_SIZE)
+        self.hands = [mask_of(h) for h in hands]
+        self.kitty = sorted(kitty)
+        self.phase = BID
+        self.bids = [UNDECIDED] * SEATS
+        self.high = 0
+        self.turn = FIRST_BIDDER
+        self.landlord = UNDECIDED
+        self.doubled = [UNDECIDED] * SEATS
+        self.redoubled = UNDECIDED
+        self.last: Play = ()
+        self.last_seat = UNDECIDED
+        self.passes = 0
+        self.trick: list[tuple[int, Play]] = []
+        self.played = [0] * SEATS  # plays (not passes) by seat: spring and anti-spring
+        self.bombs = 0
+        self.rockets = 0
+        self.winner = UNDECIDED
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == END
+
+    def defenders(self) -> list[int]:
+        return [s for s in range(SEATS) if s != self.landlord]
+
+    def hand(self, seat: int) -> list[int]:
+        return cards_of(self.hands[seat])
+
+    def counts(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def pending(self) -> list[int]:
+        """Seats whose decision the board is waiting for now (both defenders at once when doubling)."""
+        if self.phase == DOUBLE:
+            return [s for s in self.defenders() if self.doubled[s] == UNDECIDED]
+        if self.phase in (BID, REDOUBLE, PLAY):
+            return [self.turn]
+        return []
+
+    def seat_view(self, seat: int) -> SeatView:
+        _check_seat(seat)
+        return SeatView(
+            seat=seat,
+            phase=self.phase,
+            turn=self.turn,
+            hand=tuple(cards_of(self.hands[seat])),
+            counts=tuple(self.counts()),
+            bids=tuple(self.bids),
+            bid=self.high,
+            landlord=self.landlord,
+            kitty=tuple(self.kitty) if self.landlord >= 0 else (),
+            doubled=tuple(self.doubled),
+            redoubled=self.redoubled,
+            last=self.last,
+            last_seat=self.last_seat,
+            trick=tuple(self.trick),
+            bombs=self.bombs,
+            rockets=self.rockets,
+            deal=self.deal_no + 1,
+            winner=self.winner,
+        )
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self.seat_view(seat).to_dict()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        _check_seat(seat)
+        if seat not in self.pending():
+            return []
+        if self.phase == BID:
+            return [Action(seat, "bid", value=0)] + [
+                Action(seat, "bid", value=v) for v in range(self.high + 1, 4)
+            ]
+        if self.phase in (DOUBLE, REDOUBLE):
+            return [Action(seat, "double", value=0), Action(seat, "double", value=1)]
+        actions = [Action(seat, "play", cards) for cards, _ in self.seat_view(seat).legal_plays()]
+        if self.last:
+            actions.append(Action(seat, "pass"))
+        return actions
+
+    def default_action(self, seat: int) -> Action | None:
+        """What a timeout means: bidding passes, doubling and redoubling are "no"; play has no default."""
+        _check_seat(seat)
+        if seat not in self.pending():
+            return None
+        if self.phase == BID:
+            return Action(seat, "bid", value=0, timeout=True)
+        if self.phase in (DOUBLE, REDOUBLE):
+            return Action(seat, "double", value=0, timeout=True)
+        return None
+
+    def result(self) -> dict[str, Any]:
+        if self.phase != END:
+            raise DeckhandError("the board has not ended")
+        info = self.outcome()
+        return {"ruleset": RULESET, **info, "scores": scores(**{k: info[k] for k in _SCORE_KEYS})}
+
+    def outcome(self) -> dict[str, Any]:
+        defenders_won = self.winner != self.landlord
+        defenders = self.defenders()
+        return {
+            "landlord": self.landlord,
+            "bid": self.high,
+            "winner": self.winner,
+            "defenders_won": defenders_won,
+            "bombs": self.bombs,
+            "rockets": self.rockets,
+            "spring": not defenders_won and all(self.played[d] == 0 for d in defenders),
+            "anti_spring": defenders_won and self.played[self.landlord] == 1,
+            "doubled": [v == 1 for v in self.doubled],
+            "redoubled": self.redoubled == 1,
+            "deal": self.deal_no + 1,
+            "redeals": self.redeals,
+        }
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def check(self, action: Action) -> None:
+        """Raise Rejected if ``action`` is not allowed now; never changes the board."""
+        self._validate(action)
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
+        checked = self._validate(action)
+        kind, seat = action.kind, action.seat
+        if kind == "play":
+            assert checked is not None
+            self._play(seat, *checked)
+        elif kind == "pass":
+            self._pass(seat)
+        elif kind == "bid":
+            self._bid(seat, action.value)
+        elif self.phase == DOUBLE:
+            self._double(seat, action.value)
+        else:
+            self._redouble(action.value)
+
+    def _validate(self, action: Action) -> tuple[Play, int, Combo] | None:
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < SEATS:
+            raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
+        kind = action.kind
+        if kind in ("play", "pass"):
+            if self.phase != PLAY:
+                raise Rejected("phase_closed", f"cards are not played in the {self.phase} phase")
+            self._check_turn(seat)
+            if kind == "play":
+                return self._check_play(seat, action.cards)
+            if not self.last:
+                raise Rejected(
+                    "cannot_pass_lead", "the leader must play; passing is only allowed when following"
+                )
+        elif kind == "bid":
+            if self.phase != BID:
+                raise Rejected("phase_closed", "bidding is over")
+            self._check_turn(seat)
+            if action.value not in (0, 1, 2, 3):
+                raise Rejected("bad_bid", f"a bid is 1, 2 or 3 (0 passes), got {action.value!r}")
+            if action.value and action.value <= self.high:
+                raise Rejected("bid_too_low", f"a bid must be higher than {self.high}")
+        elif kind == "double":
+            if action.value not in (0, 1):
+                raise Rejected("bad_action", f"double is 0 or 1, got {action.value!r}")
+            if self.phase == DOUBLE:
+                if seat == self.landlord:
+                    raise Rejected(
+                        "not_your_turn", "the defenders double now; the landlord may redouble after"
+                    )
+                if self.doubled[seat] != UNDECIDED:
+                    raise Rejected("already_decided", f"seat {seat} has already chosen whether to double")
+            elif self.phase == REDOUBLE:
+                self._check_turn(seat)
+            else:
+                raise Rejected("phase_closed", f"there is no doubling in the {self.phase} phase")
+        else:
+            raise Rejected("bad_action", f"unknown action {kind!r} for Dou Dizhu")
+        return None
+
+    def _check_turn(self, seat: int) -> None:
+        if seat != self.turn:
+            raise Rejected("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
+        play_mask = 0
+        for c in cards:
+            if not isinstance(c, int) or not 0 <= c < DECK:
+                raise Rejected("bad_card", f"not a Dou Dizhu card: {c!r}")
+            bit = 1 << c
+            if play_mask & bit:
+                raise Rejected("duplicate_card", f"{format_cards([c])[0]} is listed twice")
+            play_mask |= bit
+        if not play_mask:
+            raise Rejected("not_a_combination", "a play needs at least one card; to pass, send pass")
+        if play_mask & ~self.hands[seat]:
+            missing = " ".join(format_cards(cards_of(play_mask & ~self.hands[seat])))
+            raise Rejected("not_in_hand", f"not in seat {seat}'s hand: {missing}")
+        play = tuple(sorted(cards))
+        combo = classify(play)
+        if combo is None:
+            raise Rejected(
+                "not_a_combination", f"{' '.join(format_cards(play))} is not a Dou Dizhu combination"
+            )
+        if self.last:
+            prev = classify(self.last)
+            assert prev is not None
+            if not beats(prev, combo):
+                if {combo.type, prev.type} & {BOMB, ROCKET}:
+                    raise Rejected("does_not_beat", f"{combo.type} does not beat the last {prev.type}")
+                if combo.type != prev.type:
+                    raise Rejected("wrong_type", f"the trick is of {prev.type} plays, not {combo.type}")
+                if combo.size != prev.size:
+                    raise Rejected("wrong_size", f"the trick is of {prev.size}-card plays, not {combo.size}")
+                raise Rejected("does_not_beat", f"{combo.type} does not beat the last {prev.type}")
+        return play, play_mask, combo
+
+    def _bid(self, seat: int, value: int) -> None:
+        self.bids[seat] = value
+        if value:
+            self.high = value
+        if value == 3 or UNDECIDED not in self.bids:
+            if self.high == 0:
+                # All passed: the board's next pre-generated deal, the same at every table.
+                redeals = self.redeals + 1
+                self._deal(self.deal_no + 1)
+                self.redeals = redeals
+                return
+            self.landlord = self.bids.index(self.high)
+            self.hands[self.landlord] |= mask_of(self.kitty)
+            self.phase = DOUBLE
+            self.turn = UNDECIDED
+        else:
+            self.turn = (seat + 1) % SEATS
+
+    def _double(self, seat: int, value: int) -> None:
+        self.doubled[seat] = 1 if value else 0
+        if not self.pending():
+            if any(self.doubled[d] == 1 for d in self.defenders()):
+                self.phase = REDOUBLE
+            else:
+                self.phase = PLAY
+            self.turn = self.landlord
+
+    def _redouble(self, value: int) -> None:
+        self.redoubled = 1 if value else 0
+        self.phase = PLAY
+        self.turn = self.landlord
+
+    def _play(self, seat: int, play: Play, play_mask: int, combo: Combo) -> None:
+        hand = self.hands[seat] & ~play_mask
+        self.hands[seat] = hand
+        self.last = play
+        self.last_seat = seat
+        self.passes = 0
+        self.trick.append((seat, play))
+        self.played[seat] += 1
+        if combo.type == BOMB:
+            self.bombs += 1
+        elif combo.type == ROCKET:
+            self.rockets += 1
+        if not hand:
+            self.phase = END
+            self.winner = seat
+            self.turn = UNDECIDED
+        else:
+            self.turn = (seat + 1) % SEATS
+
+    def _pass(self, seat: int) -> None:
+        self.trick.append((seat, ()))
+        self.passes += 1
+        if self.passes == SEATS - 1:
+            self.turn = self.last_seat
+            self.last = ()
+            self.last_seat = UNDECIDED
+            self.passes = 0
+            self.trick = []
+        else:
+            self.turn = (seat + 1) % SEATS
+
+    # -- serialization ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "r": RULESET,
+            "o": self.deals,
+            "dn": self.deal_no,
+            "rd": self.redeals,
+            "h": [cards_of(m) for m in self.hands],
+            "kt": self.kitty,
+            "p": self.phase,
+            "b": self.bids,
+            "hb": self.high,
+            "t": self.turn,
+            "ll": self.landlord,
+            "x": self.doubled,
+            "xx": self.redoubled,
+            "l": list(self.last),
+            "ls": self.last_seat,
+            "n": self.passes,
+            "k": [[s, list(p)] for s, p in self.trick],
+            "pc": self.played,
+            "bo": self.bombs,
+            "ro": self.rockets,
+            "w": self.winner,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DouDizhuBoard:
+        try:
+            if data["r"] != RULESET:
+                raise DeckhandError(f"state is for rule set {data['r']!r}, not {RULESET}")
+            board = cls(data["o"])
+            board.deal_no = data["dn"]
+            board.redeals = data["rd"]
+            board.hands = [mask_of(h) for h in data["h"]]
+            board.kitty = list(data["kt"])
+            board.phase = data["p"]
+            board.bids = list(data["b"])
+            board.high = data["hb"]
+            board.turn = data["t"]
+            board.landlord = data["ll"]
+            board.doubled = list(data["x"])
+            board.redoubled = data["xx"]
+            board.last = tuple(data["l"])
+            board.last_seat = data["ls"]
+            board.passes = data["n"]
+            board.trick = [(s, tuple(p)) for s, p in data["k"]]
+            board.played = list(data["pc"])
+            board.bombs = data["bo"]
+            board.rockets = data["ro"]
+            board.winner = data["w"]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, DeckhandError):
+                raise
+            raise DeckhandError(f"not a Dou Dizhu board state: {exc}") from exc
+        return board
+
+    @classmethod
+    def from_json(cls, text: str) -> DouDizhuBoard:
+        return cls.from_dict(json.loads(text))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DouDizhuBoard) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_SCORE_KEYS = (
+    "bid",
+    "landlord",
+    "defenders_won",
+    "bombs",
+    "rockets",
+    "spring",
+    "anti_spring",
+    "doubled",
+    "redoubled",
+)
+
+
+def _check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise DeckhandError(f"seat must be 0..{SEATS - 1}, got {seat}")
+
+
+# Checked by mypy: the Dou Dizhu board offers the whole engine interface.
+_ENGINE: type[Board] = DouDizhuBoard
