@@ -4,6 +4,7 @@ import pytest
 from backend import Backend, DeviceBot, create_table, setup_moto_env
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
+from deckhand.games import game
 from deckhand.service import events, rounds, scoring
 from moto import mock_aws
 
@@ -125,7 +126,7 @@ def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend
     end = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round_end"]
     assert len(end) == 1 and end[0]["commit"] == start[0]["commit"]
     salt = end[0]["salt"]
-    deals = {f"1/{b}": rounds.deal_order(salt, 1, b, 1, False) for b in ("1", "2")}
+    deals = {f"1/{b}": rounds.deal_order(salt, 1, b, game("bigtwo-2017")) for b in ("1", "2")}
     assert rounds.commitment(salt, deals) == start[0]["commit"]
     # ...and the deals so recomputed are the ones that were played.
     from deckhand.service import tableboard

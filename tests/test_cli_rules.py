@@ -107,3 +107,45 @@ def test_unknown_game_is_a_usage_error():
         check=False,
     )
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+DOUDIZHU = [
+    ('{"op":"classify","cards":["D3","C3","H3","D4","C4","H4","D7","C7"]}', {"type": "plane_singles"}),
+    ('{"op":"classify","cards":["BJ","RJ"]}', {"type": "rocket"}),
+    ('{"op":"classify","cards":["D3","C3","H3","S3","D4","C4","H4","S4"]}', {"type": None}),
+    ('{"op":"classify","cards":["D5","C5","H5","S5","D3","C3"]}', {"type": "four_two_singles"}),
+    ('{"op":"beats","prev":["DA","CA"],"play":["D5","C5","H5","S5"]}', {"beats": True}),
+    ('{"op":"beats","prev":["BJ","RJ"],"play":["D2","C2","H2","S2"]}', {"beats": False}),
+    (
+        '{"op":"beats","prev":["D3","D4","D5","D6","D7"],"play":["D4","D5","D6","D7","D8","D9"]}',
+        {"beats": False},
+    ),
+    (
+        '{"op":"score","bid":3,"landlord":0,"defenders_won":true,"bombs":1,"rockets":1,"spring":false,'
+        '"anti_spring":true,"doubled":[false,true,false],"redoubled":true}',
+        {"scores": [-120, 96, 24]},
+    ),
+    ('{"op":"classify","cards":["D3","X3"]}', {"error": "unknown card token 'X3'"}),
+    (
+        '{"op":"score","bid":4,"landlord":0,"defenders_won":true,"bombs":0,"rockets":0,"spring":false,'
+        '"anti_spring":false,"doubled":[false,false,false],"redoubled":false}',
+        {"error": "bid must be 1, 2 or 3, got 4"},
+    ),
+    (
+        '{"op":"score","bid":1,"landlord":0,"defenders_won":"yes","bombs":0,"rockets":0,"spring":false,'
+        '"anti_spring":false,"doubled":[false,false,false],"redoubled":false}',
+        {"error": "'defenders_won' must be bool, got 'yes'"},
+    ),
+    (
+        '{"op":"score","bid":1,"landlord":0,"defenders_won":true,"bombs":0,"rockets":0,"spring":false,'
+        '"anti_spring":false,"doubled":[false,false],"redoubled":false}',
+        {"error": "'doubled' must have 3 entries, got 2"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), DOUDIZHU)
+def test_doudizhu_ops(line, expected):
+    out = io.StringIO()
+    assert run("doudizhu", io.StringIO(line + "\n"), out) == 0
+    assert [json.loads(x) for x in out.getvalue().splitlines()] == [expected]

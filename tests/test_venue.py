@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
+from deckhand.games import game
 from deckhand.venue.demo import DemoEvent, Faults
 
 # 7 players at 2 tables (an AI seat at each), both with a dealing table, 2 rounds of 1 board.
@@ -47,7 +48,7 @@ def test_commitments_are_revealed_and_verify(small_event):
     _, document, _ = small_event
     for r in document["rounds"]:
         assert r["salt"]
-        deals = {"1/1": deal_order(r["salt"], 1, "1", 1, False)}
+        deals = {"1/1": deal_order(r["salt"], 1, "1", game("bigtwo-2017"))}
         assert commitment(r["salt"], deals) == r["commitment"]
 
 

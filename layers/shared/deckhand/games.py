@@ -12,6 +12,10 @@ from typing import Any, NamedTuple
 from .bigtwo import RULESET as BIGTWO
 from .bigtwo.board import BigTwoBoard
 from .bigtwo.bot import BigTwoBot
+from .doudizhu import DEALS_PER_BOARD
+from .doudizhu import RULESET as DOUDIZHU
+from .doudizhu.board import DouDizhuBoard
+from .doudizhu.bot import DouDizhuBot
 from .engine import Action, Board
 from .errors import DeckhandError
 
@@ -26,6 +30,11 @@ class Game(NamedTuple):
     load_board: Callable[[str], Board]  # from state JSON
     bot: Callable[[], Callable[[Board, int], Action | None]]  # a deterministic decider
     decision_ms: int  # time allowed for a decision that has a timeout default
+    deals_per_board: int = 1  # pre-generated deals a board carries (Dou Dizhu redeals when all pass)
+
+    @property
+    def deal_size(self) -> int:
+        return (54 if self.jokers else 52) * self.decks
 
 
 def _bigtwo_bot() -> Callable[[Board, int], Action | None]:
@@ -33,6 +42,16 @@ def _bigtwo_bot() -> Callable[[Board, int], Action | None]:
 
     def decide(board: Board, seat: int) -> Action | None:
         assert isinstance(board, BigTwoBoard)
+        return bot.decide(board.seat_view(seat))
+
+    return decide
+
+
+def _doudizhu_bot() -> Callable[[Board, int], Action | None]:
+    bot = DouDizhuBot("steady")
+
+    def decide(board: Board, seat: int) -> Action | None:
+        assert isinstance(board, DouDizhuBoard)
         return bot.decide(board.seat_view(seat))
 
     return decide
@@ -49,6 +68,18 @@ GAMES: dict[str, Game] = {
         load_board=BigTwoBoard.from_json,
         bot=_bigtwo_bot,
         decision_ms=10_000,
+    ),
+    DOUDIZHU: Game(
+        ruleset=DOUDIZHU,
+        name="Dou Dizhu",
+        seats=3,
+        decks=1,
+        jokers=True,
+        new_board=DouDizhuBoard.from_order,
+        load_board=DouDizhuBoard.from_json,
+        bot=_doudizhu_bot,
+        decision_ms=10_000,  # RULES.md §3: 10 s per doubling choice
+        deals_per_board=DEALS_PER_BOARD,
     ),
 }
 

@@ -14,6 +14,9 @@ from ..bigtwo import SEATS as BIGTWO_SEATS
 from ..bigtwo.combos import beats, classify
 from ..bigtwo.scoring import scores as bigtwo_scores
 from ..cards import parse_cards
+from ..doudizhu import SEATS as DOUDIZHU_SEATS
+from ..doudizhu import combos as ddz
+from ..doudizhu.scoring import scores as doudizhu_scores
 from ..errors import DeckhandError
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -57,7 +60,46 @@ class BigTwoReferee:
         return {"scores": bigtwo_scores(left, shown, doubled)}
 
 
-GAMES: dict[str, Any] = {"bigtwo": BigTwoReferee}
+def _scalar(request: dict[str, Any], name: str, kind: type) -> Any:
+    value = _field(request, name)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise DeckhandError(f"{name!r} must be {kind.__name__}, got {value!r}")
+    return value
+
+
+class DouDizhuReferee:
+    """The ops for ``--game doudizhu`` (rule set doudizhu-2016)."""
+
+    @staticmethod
+    def _combo(request: dict[str, Any], name: str) -> ddz.Combo | None:
+        return ddz.classify(parse_cards(_field(request, name), jokers=True))
+
+    def classify(self, request: dict[str, Any]) -> dict[str, Any]:
+        combo = self._combo(request, "cards")
+        return {"type": combo.type if combo else None}
+
+    def beats(self, request: dict[str, Any]) -> dict[str, Any]:
+        prev = self._combo(request, "prev")
+        play = self._combo(request, "play")
+        return {"beats": bool(prev and play and ddz.beats(prev, play))}
+
+    def score(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "scores": doudizhu_scores(
+                bid=_scalar(request, "bid", int),
+                landlord=_scalar(request, "landlord", int),
+                defenders_won=_scalar(request, "defenders_won", bool),
+                bombs=_scalar(request, "bombs", int),
+                rockets=_scalar(request, "rockets", int),
+                spring=_scalar(request, "spring", bool),
+                anti_spring=_scalar(request, "anti_spring", bool),
+                doubled=_list_of(request, "doubled", bool, DOUDIZHU_SEATS),
+                redoubled=_scalar(request, "redoubled", bool),
+            )
+        }
+
+
+GAMES: dict[str, Any] = {"bigtwo": BigTwoReferee, "doudizhu": DouDizhuReferee}
 
 
 def answer(referee: Any, line: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pynamodb.exceptions import DoesNotExist, PutError
 from ..cards import format_cards, make_deck
 from ..competition import swiss
 from ..errors import DeckhandError
-from ..games import game
+from ..games import Game, game
 from ..shuffle import seeded_shuffle
 from . import flow, tableboard
 from .clock import now_ms
@@ -75,9 +75,15 @@ def board_ids(event: EventItem) -> list[str]:
     return [str(i + 1) for i in range(event.boards_per_round)]
 
 
-def deal_order(secret: str, group: int, board: str, decks: int, jokers: bool) -> list[int]:
-    """The card order of one board of one group, derived from the round's secret (see module doc)."""
-    return seeded_shuffle(make_deck(decks=decks, jokers=jokers), f"{secret}/group/{group}/board/{board}")
+def deal_order(secret: str, group: int, board: str, g: Game) -> list[int]:
+    """The card order of one board of one group, derived from the round's secret (see module doc): its
+    deals one after another (Dou Dizhu boards carry their redeals, the same at every table)."""
+    deck = make_deck(decks=g.decks, jokers=g.jokers)
+    base = f"{secret}/group/{group}/board/{board}"
+    order = seeded_shuffle(deck, base)
+    for n in range(2, g.deals_per_board + 1):
+        order += seeded_shuffle(deck, f"{base}/deal/{n}")
+    return order
 
 
 def commitment(salt: str, deals: dict[str, list[int]]) -> str:
@@ -95,7 +101,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
     round_item = _round_item(event, round_no, boards)
     secret = round_item.salt
     deals = {
-        f"{group}/{b}": deal_order(secret, group, b, g.decks, g.jokers)
+        f"{group}/{b}": deal_order(secret, group, b, g)
         for group in range(1, event.groups + 1)
         for b in boards
     }
@@ -171,9 +177,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     else:
         salt = secrets.token_hex(32)
     deals = {
-        f"{group}/{b}": deal_order(salt, group, b, g.decks, g.jokers)
-        for group in range(1, event.groups + 1)
-        for b in boards
+        f"{group}/{b}": deal_order(salt, group, b, g) for group in range(1, event.groups + 1) for b in boards
     }
     item = RoundItem(
         event_pk(event_id),
