@@ -6,8 +6,7 @@ import json
 import os
 from typing import Any
 
-from deckhand.bigtwo.board import SeatView
-from deckhand.bigtwo.bot import BigTwoBot
+from deckhand.games import game
 from deckhand.service import clock, devices, models, rounds, scoring, timers
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
@@ -79,15 +78,13 @@ class DeviceBot:
     def __init__(self, backend: Backend, thing: str) -> None:
         self.backend = backend
         self.thing = thing
-        self.bot = BigTwoBot("steady")
         self.counter = 0
 
     def act(self) -> dict[str, Any] | None:
         msg = self.backend.last_view(self.thing)
         if msg is None or msg["st"] != "playing":
             return None
-        view = SeatView.from_dict(msg["view"])
-        action = self.bot.decide(view)
+        action = game(msg["g"]).view_bot("steady")(msg["view"])
         if action is None:
             return None
         self.counter += 1
@@ -96,6 +93,6 @@ class DeviceBot:
             from deckhand.cards import format_cards
 
             payload["cards"] = format_cards(action.cards)
-        if action.kind in ("show", "double"):
+        if action.kind in ("show", "double", "bid"):
             payload["v"] = action.value
         return self.backend.send(self.thing, payload)

@@ -31,6 +31,8 @@ class Game(NamedTuple):
     bot: Callable[[], Callable[[Board, int], Action | None]]  # a deterministic decider
     decision_ms: int  # time allowed for a decision that has a timeout default
     deals_per_board: int = 1  # pre-generated deals a board carries (Dou Dizhu redeals when all pass)
+    # A bot that decides from a device's view (JSON), as a simulated handset does: style → decide(view).
+    view_bot: Callable[[str], Callable[[dict[str, Any]], Action | None]] = lambda style: lambda view: None
 
     @property
     def deal_size(self) -> int:
@@ -57,6 +59,20 @@ def _doudizhu_bot() -> Callable[[Board, int], Action | None]:
     return decide
 
 
+def _bigtwo_view_bot(style: str) -> Callable[[dict[str, Any]], Action | None]:
+    from .bigtwo.board import SeatView
+
+    bot = BigTwoBot(style)
+    return lambda view: bot.decide(SeatView.from_dict(view))
+
+
+def _doudizhu_view_bot(style: str) -> Callable[[dict[str, Any]], Action | None]:
+    from .doudizhu.board import SeatView
+
+    bot = DouDizhuBot(style)
+    return lambda view: bot.decide(SeatView.from_dict(view))
+
+
 GAMES: dict[str, Game] = {
     BIGTWO: Game(
         ruleset=BIGTWO,
@@ -68,6 +84,7 @@ GAMES: dict[str, Game] = {
         load_board=BigTwoBoard.from_json,
         bot=_bigtwo_bot,
         decision_ms=10_000,
+        view_bot=_bigtwo_view_bot,
     ),
     DOUDIZHU: Game(
         ruleset=DOUDIZHU,
@@ -80,6 +97,7 @@ GAMES: dict[str, Game] = {
         bot=_doudizhu_bot,
         decision_ms=10_000,  # RULES.md §3: 10 s per doubling choice
         deals_per_board=DEALS_PER_BOARD,
+        view_bot=_doudizhu_view_bot,
     ),
 }
 

@@ -144,6 +144,10 @@ class BigTwoBoard:
     def finished(self) -> bool:
         return self.phase == END
 
+    @property
+    def deal_index(self) -> int:
+        return 0  # Big Two never redeals
+
     def hand(self, seat: int) -> list[int]:
         return cards_of(self.hands[seat])
 

@@ -161,6 +161,11 @@ class DouDizhuBoard:
     def finished(self) -> bool:
         return self.phase == END
 
+    @property
+    def deal_index(self) -> int:
+        """The deal in play, as an index into the board's deals (they cycle after the last)."""
+        return self.deal_no % len(self.deals)
+
     def defenders(self) -> list[int]:
         return [s for s in range(SEATS) if s != self.landlord]
 

@@ -27,7 +27,7 @@ THING = r"^[A-Za-z0-9_:-]{0,128}$"
 class EventSpec(BaseModel):
     event_id: Annotated[str | None, Field(pattern=ID)] = None
     name: Annotated[str, Field(min_length=1, max_length=200)]
-    ruleset: Literal["bigtwo-2017"]
+    ruleset: Literal["bigtwo-2017", "doudizhu-2016"]
     grade: Literal[
         "national_championship", "national_open", "A", "B1", "B2", "C1", "C2", "C3", "C4", "C5", "unrated"
     ]

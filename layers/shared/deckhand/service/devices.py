@@ -17,10 +17,10 @@ from ..games import game
 from . import flow, tableboard
 from .events import get_device, get_event
 from .messaging import down_topic
-from .models import BoardStateItem, DealItem, event_pk, round_key
+from .models import BoardStateItem
 from .runtime import Runtime
 
-ACTIONS = ("play", "pass", "show", "double")
+ACTIONS = ("play", "pass", "show", "double", "bid")
 KINDS = (*ACTIONS, "hello", "dealt")
 THING = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
 MSG_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -61,6 +61,10 @@ def _validate(payload: Any) -> dict[str, Any]:
         value = payload.get("v")
         if value not in (0, 1) or isinstance(value, bool):
             raise BadMessage("malformed", "v must be 0 or 1")
+    if kind == "bid":
+        value = payload.get("v")
+        if value not in (0, 1, 2, 3) or isinstance(value, bool):
+            raise BadMessage("malformed", "v must be a bid 1, 2 or 3, or 0 to pass")
     return payload
 
 
@@ -193,14 +197,14 @@ def _hello(
 def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list[str]) -> dict[str, Any]:
     """Check what the dealing table read against the stored board; a mismatch stops that table's board."""
     g = game(item.ruleset)
-    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    _, expected = flow.current_deal(item)
     try:
         read = parse_cards(tokens, decks=g.decks, jokers=g.jokers)
     except CardError as exc:
         read = None
         problem = f"unreadable report: {exc}"
     if read is not None:
-        problem = _deal_problem(list(deal.order), read)
+        problem = _deal_problem(expected, read)
 
     def change(current: BoardStateItem) -> bool:
         current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "th": thing, "m": msg}]

@@ -30,21 +30,31 @@ def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: st
     after_change(rt, item)
 
 
+def current_deal(item: BoardStateItem) -> tuple[int, list[int]]:
+    """The deal in play at this table (its index and card order): a board may carry redeals."""
+    g, board = tableboard.engine_of(item)
+    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    index = board.deal_index
+    return index, list(deal.order[index * g.deal_size : (index + 1) * g.deal_size])
+
+
 def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
     """The dealing table (if any) gets the card order it must deal — never a handset."""
     if not item.dealer:
         return
-    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
-    g = game(item.ruleset)
-    rt.publisher.publish(
-        down_topic(item.dealer),
-        {"t": "deal", "b": item.board, "r": item.round, "seats": g.seats, "order": format_cards(deal.order)},
-    )
+    index, order = current_deal(item)
+    message = {"t": "deal", "b": item.board, "r": item.round, "seats": game(item.ruleset).seats}
+    if index:
+        message["n"] = index + 1  # a redeal: the board's deal number n
+    message["order"] = format_cards(order)
+    rt.publisher.publish(down_topic(item.dealer), message)
 
 
 def after_change(rt: Runtime, item: BoardStateItem) -> None:
     """Every device at the table gets its new view; an ended board is scored and the next one begun."""
     tableboard.publish_views(rt.publisher, item)
+    if tableboard.redealt(item):
+        send_deal_order(rt, item)
     if item.status == "ended":
         rt.invoke(
             "score",

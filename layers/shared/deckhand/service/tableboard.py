@@ -118,6 +118,7 @@ def apply_action(item: BoardStateItem, action: Action, *, thing: str = "", msg: 
     """
     g, board = engine_of(item)
     now = now_ms()
+    deal = board.deal_index
     before = set(board.pending())
     board.apply(action)
     spent = max(0, now - item.asked_at[action.seat]) if action.seat in before else 0
@@ -127,7 +128,21 @@ def apply_action(item: BoardStateItem, action: Action, *, thing: str = "", msg: 
     item.log = [*item.log, entry]
     _ask(item, g, board, before - {action.seat}, now)
     _run_ai(item, g, board, now)
+    _note_redeal(item, board, deal, now)
     _finish(item, board)
+
+
+def _note_redeal(item: BoardStateItem, board: Board, before: int, now: int) -> None:
+    """All passed and the board moved to its next deal: log it, and the dealing table must deal again
+    (``flow.after_change`` sends it the new order; its next report is checked against it)."""
+    if board.deal_index != before:
+        item.log = [*item.log, {"s": -1, "t": "redeal", "n": board.deal_index, "at": now}]
+        item.dealt_ok = None
+        item._redealt = True  # type: ignore[attr-defined]
+
+
+def redealt(item: BoardStateItem) -> bool:
+    return bool(getattr(item, "_redealt", False))
 
 
 def apply_timeouts(item: BoardStateItem) -> int:
@@ -135,6 +150,7 @@ def apply_timeouts(item: BoardStateItem) -> int:
     if item.status != "playing" or not item.deadline or item.deadline > now_ms():
         return 0
     g, board = engine_of(item)
+    deal = board.deal_index
     applied = 0
     while not board.finished:
         now = now_ms()
@@ -155,6 +171,7 @@ def apply_timeouts(item: BoardStateItem) -> int:
         _ask(item, g, board, before - {seat}, now)
         _run_ai(item, g, board, now)
         applied += 1
+    _note_redeal(item, board, deal, now_ms())
     _finish(item, board)
     return applied
 
@@ -204,6 +221,7 @@ def view_message(item: BoardStateItem, seat: int) -> dict[str, Any]:
     _, board = engine_of(item)
     return {
         "t": "view",
+        "g": item.ruleset,
         "b": item.board,
         "r": item.round,
         "v": item.version,
@@ -234,7 +252,7 @@ def replay(item: BoardStateItem, order: list[int]) -> Board:
     g = game(item.ruleset)
     board = g.new_board(order)
     for entry in item.log:
-        if entry["t"] == "dealt":
+        if entry["t"] in ("dealt", "redeal"):
             continue
         cards = tuple(parse_cards(entry.get("c", []), decks=g.decks, jokers=g.jokers))
         board.apply(Action(entry["s"], entry["t"], cards, entry.get("v", 0), bool(entry.get("to"))))
