@@ -42,7 +42,7 @@ pytest: $(STAMP) $(STUBS) $(MPNODE)
 	$(BIN)/pytest
 
 demo: $(STAMP)
-	$(BIN)/deckhand demo --seed $(or $(SEED),deckhand-demo) --out out
+	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out
 
 bench: $(STAMP) $(MPNODE)
 	$(BIN)/python bench/bigtwo_bench.py

@@ -184,10 +184,13 @@ def test_ctrl_c_stops_the_venue_cleanly_and_saves_its_data(tmp_path):
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        assert "Ctrl-C stops it" in proc.stdout.readline()
+        first = proc.stdout.readline()
+        if "Ctrl-C stops it" not in first:
+            proc.kill()
+            pytest.fail(f"the venue did not start: {first!r} {proc.communicate()[1]}")
         assert json.loads((tmp_path / "venue.json").read_text())["mqtt_port"] == ports[1]
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=90)
     finally:
         if proc.poll() is None:
             proc.kill()

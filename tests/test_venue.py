@@ -158,3 +158,25 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     assert faulty["results"] == clean["results"]
     assert faulty["standings"] == clean["standings"]
     assert [r["commitment"] for r in faulty["rounds"]] == [r["commitment"] for r in clean["rounds"]]
+
+
+def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path):
+    """3 seats per table, bidding and doubling on the handsets' buttons, a dealing table dealing the
+    kitty: the exported standings equal the core's, recomputed with the Dou Dizhu tie-break chain."""
+    log = io.StringIO()
+    document = DemoEvent(
+        seed="ci-ddz",
+        ruleset="doudizhu-2016",
+        out=tmp_path,
+        tables=2,
+        groups=1,
+        rounds=2,
+        boards=1,
+        dealers=1,
+        log=log,
+    ).run()
+    ruleset, boards = parse_results(document["results"])
+    assert ruleset == "doudizhu-2016" and len(boards) == 2
+    assert all(len(b.results) == 6 and {r.seat for r in b.results} == {0, 1, 2} for b in boards)
+    assert standings_document(*standings(boards, ruleset)) == document["standings"]
+    assert "Dou Dizhu" in log.getvalue() and "Final standings" in log.getvalue()

@@ -215,3 +215,87 @@ def test_dealer_deals_checks_and_reports():
     hal.part.deck = list(order)  # the referee cleared the jam
     app.redeal()
     assert app.problem is None and conn.sent[-1]["cards"] == order
+
+
+def landlord_view(
+    seat=1, turn=1, phase="bid", bids=(1, None, None), landlord=None, doubled=(None, None, None)
+):
+    hand = ["D3", "C3", "H3", "BJ", "RJ", "S2"]
+    return {
+        "t": "view",
+        "g": "doudizhu-2016",
+        "b": "4",
+        "r": 1,
+        "v": 3,
+        "s": seat,
+        "st": "playing",
+        "dl": 0,
+        "view": {
+            "seat": seat,
+            "phase": phase,
+            "turn": turn,
+            "hand": hand,
+            "counts": [17, 17, 17] if landlord is None else [20, 17, 17],
+            "bids": list(bids),
+            "bid": max(b or 0 for b in bids),
+            "landlord": landlord,
+            "kitty": [] if landlord is None else ["D7", "C7", "H7"],
+            "doubled": list(doubled),
+            "redoubled": None,
+            "last": None,
+            "trick": [],
+            "one_card": [],
+            "bombs": 0,
+            "rockets": 0,
+            "deal": 1,
+            "winner": None,
+        },
+    }
+
+
+def test_landlord_screens_for_bidding_and_doubling():
+    lines = views.screen(landlord_view(), set(), 0)
+    assert lines[0] == "Board 4  seat 1  YOUR TURN"
+    assert "Bids: 0:1 1:- 2:-" in lines and "Bid 2? play=bid select=change pass=no bid" in lines
+    assert lines[-1] == "Hand: 3\u2666 3\u2663 3\u2665 2\u2660 BJ RJ"
+    lines = views.screen(landlord_view(seat=2, phase="double", bids=(1, 3, 0), landlord=1), set(), 0)
+    assert "Landlord: seat 1  bid 3" in lines and "Kitty: 7\u2666 7\u2663 7\u2665" in lines
+    assert "Double? play=yes pass=no" in lines and lines[0].endswith("YOUR TURN")
+    mine = views.screen(landlord_view(seat=1, phase="double", bids=(1, 3, 0), landlord=1), set(), 0)
+    assert "Landlord: you  bid 3" in mine and not mine[0].endswith("YOUR TURN")
+
+
+def test_handset_bids_and_doubles_with_its_buttons():
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(landlord_view())
+    app.on_input("sel:0")  # select steps through the bids allowed: 2, then 3
+    assert "Bid 3? play=bid select=change pass=no bid" in hal.part.lines
+    app.on_input("play")
+    assert conn.sent == [{"t": "bid", "msg": "hs-1", "board": "4", "v": 3}]
+    app.on_message({"t": "ack", "msg": "hs-1", "v": 4})
+    following = landlord_view(seat=1, turn=1, bids=(1, None, None))
+    following["v"] = 4
+    app.on_message(following)
+    app.on_input("pass")
+    assert conn.sent[-1] == {"t": "bid", "msg": "hs-2", "board": "4", "v": 0}
+    app.on_message({"t": "ack", "msg": "hs-2", "v": 5})
+    doubling = landlord_view(seat=1, phase="double", bids=(3, 0, 0), landlord=0)
+    doubling["v"] = 5
+    app.on_message(doubling)
+    app.on_input("play")
+    assert conn.sent[-1] == {"t": "double", "msg": "hs-3", "board": "4", "v": 1}
+
+
+def test_dealer_deals_the_kitty_to_its_slot_and_deals_a_redeal_again():
+    hal, conn = Hal(), Conn()
+    app = Dealer(hal, protocol.MessageIds("dl", MemStore()))
+    app.attach(conn)
+    order = ["D3", "C3", "H3", "S3", "D4", "C4", "H4", "S4"]
+    hal.part.deck = list(order)
+    app.on_message({"t": "deal", "b": "1", "r": 1, "seats": 3, "kitty": 3, "order": order})
+    assert hal.part.dealt == [0, 1, 2, 0, 1, 3, 3, 3]
+    hal.part.deck = list(order)
+    app.on_message({"t": "deal", "b": "1", "r": 1, "seats": 3, "kitty": 3, "n": 2, "order": order})
+    assert len(conn.sent) == 2 and hal.part.lines[0] == "Board 1 dealt"

@@ -17,7 +17,7 @@ class Dealer:
 
     def on_message(self, message):
         if message["t"] == "deal":
-            key = str(message["r"]) + "/" + str(message["b"])
+            key = self._key(message)
             if key not in self.done:  # a resent order (after hello) is not dealt twice
                 self.deal(message)
         elif message["t"] == "stopped":
@@ -26,6 +26,12 @@ class Dealer:
             self.hal.display.show(["STOPPED", self.error])
         elif message["t"] == "reject":
             self.hal.display.show(["Refused: " + message.get("code", ""), message.get("why", "")])
+
+    @staticmethod
+    def _key(message):
+        """Round/board, and the deal number when a board is redealt (Dou Dizhu: all passed)."""
+        key = str(message["r"]) + "/" + str(message["b"])
+        return key + "/" + str(message["n"]) if "n" in message else key
 
     def redeal(self):
         """After a referee cleared a fault (button or touch): deal the last board again from the start."""
@@ -41,9 +47,13 @@ class Dealer:
         board = message["b"]
         read = []
         problem = None
-        self.hal.display.show(["Dealing board " + str(board)])
+        self.hal.display.show(
+            ["Dealing board " + str(board) + (" deal " + str(message["n"]) if "n" in message else "")]
+        )
+        to_seats = len(order) - message.get("kitty", 0)
         for i in range(len(order)):
-            self.hal.motor.deal(i % seats)
+            # One card to each seat in turn; the kitty's cards (Dou Dizhu) to the kitty slot, numbered seats.
+            self.hal.motor.deal(i % seats if i < to_seats else seats)
             card = self.hal.reader.read()
             if card is None:
                 problem = "card " + str(i + 1) + " missing or unreadable"
@@ -59,6 +69,6 @@ class Dealer:
             self.hal.display.show(["STOP board " + str(board), problem, "Call a referee"])
         else:
             self.hal.display.show(["Board " + str(board) + " dealt", str(len(read)) + " cards checked"])
-        self.done[str(message["r"]) + "/" + str(board)] = read
+        self.done[self._key(message)] = read
         if self.conn is not None:
             self.conn.send(protocol.dealt(self.ids.next(), board, read))

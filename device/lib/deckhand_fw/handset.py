@@ -16,6 +16,7 @@ class Handset:
         self.awaiting = None  # the id of a sent action not yet answered: no second decision meanwhile
         self.acked_board = None
         self.acked_version = 0  # views older than the board version our last action made are stale
+        self.bid_choice = 0  # Dou Dizhu: the bid the play button sends
 
     def attach(self, conn):
         self.conn = conn
@@ -42,6 +43,7 @@ class Handset:
             if current is None or not same or message["v"] >= current["v"]:
                 self.message = message
                 self.selected = set()
+                self.bid_choice = 0
                 self.rejection = None
                 if message["st"] != "stopped":
                     self.stopped = None
@@ -55,20 +57,42 @@ class Handset:
             return
         self.render()
 
+    def _next_bid(self):
+        """The next bid above the highest so far (cycling back to the lowest allowed)."""
+        high = self.message["view"].get("bid", 0) if self.message else 0
+        shown = self.bid_choice or high + 1
+        return shown + 1 if shown < 3 else min(high + 1, 3)
+
     def render(self):
         if self.message is None:
             self.hal.display.show(["Waiting for the board…"])
             return
-        lines = screen(self.message, self.selected, self.hal.ticks_ms(), self.rejection)
+        lines = screen(self.message, self.selected, self.hal.ticks_ms(), self.rejection, self.bid_choice)
         if self.stopped:
             lines.append("STOPPED: " + self.stopped)
         self.hal.display.show(lines)
 
     def on_input(self, event):
-        """Buttons or touch: 'sel:<index in sorted hand>', 'play', 'pass', 'show:0|1', 'double:0|1'."""
+        """Buttons or touch: 'sel:<index in sorted hand>', 'play', 'pass', 'show:0|1', 'double:0|1',
+        'bid:0|1|2|3' (Dou Dizhu; 0 passes)."""
         if self.message is None or self.conn is None:
             return
         board = self.message["b"]
+        phase = self.message["view"].get("phase")
+        if phase == "bid" and event.startswith("sel:"):
+            self.bid_choice = self._next_bid()  # Dou Dizhu: select steps through the bids allowed
+            self.render()
+            return
+        if event in ("play", "pass"):
+            # Decision phases on physical buttons: play means yes (or the bid shown), pass means no.
+            yes = "1" if event == "play" else "0"
+            if phase == "show":
+                event = "show:" + yes
+            elif phase in ("double", "redouble"):
+                event = "double:" + yes
+            elif phase == "bid":
+                high = self.message["view"].get("bid", 0)
+                event = "bid:" + (str(self.bid_choice or min(high + 1, 3)) if yes == "1" else "0")
         if not event.startswith("sel:") and not self.ready():
             return  # the last decision is still on its way, or the view is older than it
         if event.startswith("sel:"):
@@ -91,6 +115,8 @@ class Handset:
         elif event.startswith("show:") or event.startswith("double:"):
             kind, value = event.split(":")
             self._send(protocol.action(kind, self.ids.next(), board, None, value == "1"))
+        elif event.startswith("bid:") and event[4:] in ("0", "1", "2", "3"):
+            self._send(protocol.action("bid", self.ids.next(), board, None, int(event[4:])))
 
     def _send(self, message):
         self.rejection = None

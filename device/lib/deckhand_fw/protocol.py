@@ -2,7 +2,7 @@
 import json
 
 MAX_BYTES = 1024
-ACTIONS = ("play", "pass", "show", "double")
+ACTIONS = ("play", "pass", "show", "double", "bid")
 
 
 def up_topic(thing):
@@ -35,6 +35,8 @@ def action(kind, msg, board, cards=None, value=None):
         m["cards"] = list(cards or [])
     if kind in ("show", "double"):
         m["v"] = 1 if value else 0
+    if kind == "bid":
+        m["v"] = int(value or 0)  # Dou Dizhu: 1, 2 or 3; 0 passes
     return m
 
 

@@ -31,6 +31,7 @@ class Game(NamedTuple):
     bot: Callable[[], Callable[[Board, int], Action | None]]  # a deterministic decider
     decision_ms: int  # time allowed for a decision that has a timeout default
     deals_per_board: int = 1  # pre-generated deals a board carries (Dou Dizhu redeals when all pass)
+    kitty: int = 0  # cards dealt last, to the kitty (Dou Dizhu: 3)
     # A bot that decides from a device's view (JSON), as a simulated handset does: style → decide(view).
     view_bot: Callable[[str], Callable[[dict[str, Any]], Action | None]] = lambda style: lambda view: None
 
@@ -97,6 +98,7 @@ GAMES: dict[str, Game] = {
         bot=_doudizhu_bot,
         decision_ms=10_000,  # RULES.md §3: 10 s per doubling choice
         deals_per_board=DEALS_PER_BOARD,
+        kitty=3,
         view_bot=_doudizhu_view_bot,
     ),
 }

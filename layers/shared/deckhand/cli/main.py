@@ -87,7 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument(
         "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
     )
-    p_demo.add_argument("--players", type=int, default=16)
+    p_demo.add_argument(
+        "--game", choices=["bigtwo", "doudizhu"], default="bigtwo", help="the game (default bigtwo)"
+    )
+    p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
     p_demo.add_argument("--tables", type=int, default=4)
     p_demo.add_argument("--groups", type=int, default=2)
     p_demo.add_argument("--rounds", type=int, default=3)
@@ -144,6 +147,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         DemoEvent(
             seed=args.seed,
             out=Path(args.out),
+            ruleset={"bigtwo": "bigtwo-2017", "doudizhu": "doudizhu-2016"}[args.game],
             players=args.players,
             tables=args.tables,
             groups=args.groups,

@@ -43,7 +43,10 @@ def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
     if not item.dealer:
         return
     index, order = current_deal(item)
-    message = {"t": "deal", "b": item.board, "r": item.round, "seats": game(item.ruleset).seats}
+    g = game(item.ruleset)
+    message = {"t": "deal", "b": item.board, "r": item.round, "seats": g.seats}
+    if g.kitty:
+        message["kitty"] = g.kitty  # the last cards go to the kitty, not to a seat
     if index:
         message["n"] = index + 1  # a redeal: the board's deal number n
     message["order"] = format_cards(order)

@@ -18,6 +18,7 @@ from typing import IO, Any
 
 from ..cli.organiser import ApiClient
 from ..competition.render import board_results_csv, results_html, standings_csv
+from ..games import game
 from ..service.clock import set_clock
 from .local import Venue
 from .lockstep import SimulatedClock, settle
@@ -49,7 +50,8 @@ class DemoEvent:
         *,
         seed: str,
         out: Path,
-        players: int = 16,
+        ruleset: str = "bigtwo-2017",
+        players: int | None = None,
         tables: int = 4,
         groups: int = 2,
         rounds: int = 3,
@@ -60,7 +62,9 @@ class DemoEvent:
     ) -> None:
         self.seed = seed
         self.out = out
-        self.players = players
+        self.ruleset = ruleset
+        self.seats = game(ruleset).seats
+        self.players = players if players is not None else self.seats * tables
         self.tables = tables
         self.groups = groups
         self.rounds = rounds
@@ -125,7 +129,7 @@ class DemoEvent:
         event = {
             "event_id": "demo",
             "name": "Deckhand demo event",
-            "ruleset": "bigtwo-2017",
+            "ruleset": self.ruleset,
             "grade": "unrated",
             "format": "pvp",
             "rounds": self.rounds,
@@ -144,18 +148,20 @@ class DemoEvent:
         )
         tables: list[dict[str, Any]] = []
         for t in range(1, self.tables + 1):
-            seats = [f"hs-T{t}-{s}" for s in range(4)]
+            seats = [f"hs-T{t}-{s}" for s in range(self.seats)]
             tables.append(
                 {"id": f"T{t}", "seats": seats, "dealer": f"dealer-T{t}" if t <= self.dealers else None}
             )
         api.request("POST", "/events/demo/tables", {"tables": tables})
         self.say(
-            f"Event 'demo': {self.players} players, {self.tables} tables in {self.groups} groups, "
+            f"Event 'demo' ({game(self.ruleset).name}): {self.players} players, {self.tables} tables in "
+            f"{self.groups} groups, "
             f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
         )
         for i, table in enumerate(tables):
             for s, thing in enumerate(table["seats"]):
-                style = STYLES[(i * 4 + s) % len(STYLES)]
+                # Styles differ between the tables' same seats, or duplicate play would compare equals.
+                style = STYLES[(i + s) % len(STYLES)]
                 self.devices.append(BotHandset(thing, venue.mqtt_port, self.work / thing, style))
             if table["dealer"]:
                 self.devices.append(
@@ -216,8 +222,16 @@ class DemoEvent:
         n, f = self.actions, self.faults
         if f.concurrent_every and n % f.concurrent_every == 0:
             table, seat = handset.thing.rsplit("-", 1)
-            before = next((h for h in self.handsets if h.thing == f"{table}-{(int(seat) - 1) % 4}"), None)
-            if before is not None and before.app.message is not None and before.app.ready():
+            before = next(
+                (h for h in self.handsets if h.thing == f"{table}-{(int(seat) - 1) % self.seats}"), None
+            )
+            shown = before.app.message if before is not None else None
+            if (
+                before is not None
+                and shown is not None
+                and shown["view"]["phase"] == "play"
+                and before.app.ready()
+            ):
                 before.app.on_input("pass")  # not its turn, before or after this action: refused
                 self.injected["concurrent"] += 1
         if f.duplicate_every and n % f.duplicate_every == 0 and handset.redeliver():
@@ -266,7 +280,11 @@ class DemoEvent:
             f"commitment</th><th>Salt</th></tr></thead><tbody>{commitments}</tbody></table>"
         )
         (self.out / "results.html").write_text(
-            results_html(export["standings"], title="Deckhand demo event — results", extra_sections=extra)
+            results_html(
+                export["standings"],
+                title=f"Deckhand demo event ({game(self.ruleset).name}) — results",
+                extra_sections=extra,
+            )
         )
         self.say("\nFinal standings")
         for s in export["standings"]["standings"]:

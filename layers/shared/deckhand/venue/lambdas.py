@@ -11,6 +11,7 @@ import os
 import queue
 import threading
 import traceback
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -45,6 +46,8 @@ def quiet_powertools() -> None:
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
     os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Deckhand")
+    # With metrics off, an invocation that recorded none is normal, not worth a warning on the console.
+    warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
 
 
 def load_handlers(root: Path | None = None) -> dict[str, ModuleType]:

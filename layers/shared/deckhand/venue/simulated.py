@@ -7,6 +7,7 @@ them; a dealing table deals from a simulated physical deck that holds the board'
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,16 +77,15 @@ class SimulatedDevice:
 
 
 class BotHandset(SimulatedDevice):
-    """A handset whose buttons are pressed by the deterministic bot."""
+    """A handset whose buttons are pressed by the deterministic bot of the game its views are of."""
 
     THINK_TICKS = {"bold": 1, "steady": 2, "careful": 3}
 
     def __init__(self, thing: str, port: int, state: Path, style: str = "steady") -> None:
         super().__init__(thing, "handset", port, state)
-        from ..bigtwo.bot import BigTwoBot
-
-        self.bot = BigTwoBot(style)
+        self.style = style
         self.think = self.THINK_TICKS.get(style, 1)
+        self.bots: dict[str, Callable[[dict[str, Any]], Action | None]] = {}
         self.acted: tuple[str, int, int] | None = None
         self.seen: tuple[str, int, int] | None = None
         self.seen_tick = 0
@@ -97,17 +97,24 @@ class BotHandset(SimulatedDevice):
             return None
         return (message["b"], message["r"], message["v"])
 
+    def _decide(self) -> Action | None:
+        from ..games import game
+
+        message = self.app.message
+        ruleset = message.get("g", "bigtwo-2017")
+        if ruleset not in self.bots:
+            self.bots[ruleset] = game(ruleset).view_bot(self.style)
+        return self.bots[ruleset](message["view"])
+
     def deciding(self, tick: int) -> bool:
         """The bot has a decision to take on the view it shows (noting the tick it first saw it)."""
-        from ..bigtwo.board import SeatView
-
         key = self._current()
         if key is None or key == self.acted:
             return False
         if key != self.seen:
             self.seen = key
             self.seen_tick = tick
-            self.decision = self.bot.decide(SeatView.from_dict(self.app.message["view"]))
+            self.decision = self._decide()
         return self.decision is not None
 
     def due(self, tick: int) -> bool:
@@ -116,16 +123,13 @@ class BotHandset(SimulatedDevice):
 
     def play(self) -> bool:
         """Press the buttons for the bot's decision on the current view; True if it acted."""
-        from ..bigtwo.board import SeatView
         from ..cards import format_cards
 
         app = self.app
         key = self._current()
         if key is None or key == self.acted:
             return False
-        action = (
-            self.decision if key == self.seen else self.bot.decide(SeatView.from_dict(app.message["view"]))
-        )
+        action = self.decision if key == self.seen else self._decide()
         if action is None:
             return False
         self.acted = key

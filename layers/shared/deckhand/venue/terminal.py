@@ -17,8 +17,9 @@ from .simulated import SimulatedDevice
 HELP = """Commands:
   play <cards>     play these cards: numbers from the hand list (1 2 3) or cards (3D 3S, 10H, QS)
   pass             pass
+  bid 1|2|3|pass   Dou Dizhu bidding: bid, or pass
   show yes|no      Big Two show phase: show your hand or not
-  double yes|no    Big Two double phase: double or not
+  double yes|no    double or not (Big Two; Dou Dizhu defenders), or redouble (Dou Dizhu landlord)
   hand             print the screen again
   help             this text
   quit             leave (the seat stays yours: start again to go on)"""
@@ -92,6 +93,10 @@ class TerminalHandset(SimulatedDevice):
                 self._play(args)
             elif verb == "pass":
                 self._press("pass")
+            elif verb == "bid":
+                if len(args) != 1 or args[0].lower() not in ("1", "2", "3", "0", "pass"):
+                    raise CommandError("bid 1, bid 2, bid 3 or bid pass")
+                self._press("bid:" + ("0" if args[0].lower() == "pass" else args[0]))
             elif verb in ("show", "double"):
                 if len(args) != 1 or args[0].lower() not in ("yes", "no", "y", "n"):
                     raise CommandError(f"{verb} yes or {verb} no")
