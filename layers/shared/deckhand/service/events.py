@@ -39,8 +39,9 @@ def create_event(spec: dict[str, Any]) -> EventItem:
     g = game(spec["ruleset"])
     if spec["format"] not in FORMATS:
         raise DeckhandError(f"format must be one of {', '.join(FORMATS)}")
-    if spec["format"] == "pva":
-        raise DeckhandError("the players-vs-AI format (pva) is not available yet; create a pvp event")
+    if spec["format"] == "pva" and spec["groups"] != 1:
+        # Players vs AI: every participant plays every board from the same seat, all compared together.
+        raise DeckhandError("a players-vs-AI (pva) event has one group: every participant is compared")
     if spec["rounds"] < 1 or spec["boards_per_round"] < 1 or spec["groups"] < 1:
         raise DeckhandError("rounds, boards_per_round and groups must be at least 1")
     plan = EventPlan(

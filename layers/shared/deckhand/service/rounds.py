@@ -16,7 +16,6 @@ from pynamodb.exceptions import DoesNotExist, PutError
 
 from ..cards import format_cards, make_deck
 from ..competition import swiss
-from ..errors import DeckhandError
 from ..games import Game, game
 from ..shuffle import seeded_shuffle
 from . import flow, tableboard
@@ -60,15 +59,26 @@ def request_next_round(rt: Runtime, event_id: str) -> int:
 def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
     event_id = event_id_of(event)
     k = game(event.ruleset).seats
-    if event.format != "pvp":
-        raise DeckhandError("players-vs-AI events are not supported yet")
     players = [p.sk.removeprefix("PLAYER#") for p in list_players(event_id)]
+    if event.format == "pva":
+        return pva_seating(players, k, round_no)
     if round_no == 1:
         return swiss.first_round(players, k, event.groups, f"{event.seed}/round/1")
     previous = StandingsItem.get(event_pk(event_id), f"STANDINGS#{round_key(round_no - 1)}")
     order = [s["player"] for s in previous.document["standings"]]
     missing = [p for p in players if p not in order]
     return swiss.next_round(order + missing, k, event.groups)
+
+
+def pva_seating(players: list[str], seats: int, round_no: int) -> list[swiss.Table]:
+    """Players vs AI (RULES.md §1): a table per participant, the AI in every other seat; every
+    participant sits in the same seat, so all are compared on every board. The seat moves on by one
+    each round, so a participant meets each seat's hands over the event."""
+    seat = (round_no - 1) % seats
+    return [
+        swiss.Table(1, i + 1, tuple(p if s == seat else None for s in range(seats)))
+        for i, p in enumerate(players)
+    ]
 
 
 def board_ids(event: EventItem) -> list[str]:
