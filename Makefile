@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 STUBS := .stubs/esp32/.installed
 MPNODE := tools/mp/node_modules/.installed
 
-.PHONY: test lint typecheck cfn-lint pytest demo bench clean openapi
+.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,13 +44,24 @@ pytest: $(STAMP) $(STUBS) $(MPNODE)
 demo: $(STAMP)
 	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out
 
-bench: $(STAMP) $(MPNODE)
+bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py
 	$(BIN)/python bench/competition_bench.py
 	$(BIN)/pytest -q -s -p no:randomly tests/test_firmware_micropython.py -k heap | grep -E "heap|passed"
 
+# DouZero's move generator is installed only here, for the side-by-side figures: never a project dependency.
+COMPARE := bench/.venv-compare
+$(COMPARE)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(COMPARE)
+	$(COMPARE)/bin/pip install --quiet --upgrade pip
+	$(COMPARE)/bin/pip install --quiet --no-deps douzero==1.1.0 numpy==2.2.6 -e .
+	touch $@
+
+bench-doudizhu: $(COMPARE)/.installed
+	$(COMPARE)/bin/python bench/doudizhu_bench.py
+
 clean:
-	rm -rf $(VENV) .stubs tools/mp/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

@@ -37,16 +37,18 @@ Play = tuple[int, ...]
 Ranks = tuple[tuple[int, int], ...]  # (rank, how many cards of it)
 
 
-def _multisets(ranks: Sequence[int], caps: Sequence[int], k: int, start: int = 0) -> Iterator[list[int]]:
-    """Every way to take ``k`` cards from ``ranks`` (at most ``caps[i]`` of ``ranks[i]``), as a list of
-    ranks with repeats, each way once."""
+def _multisets(
+    ranks: Sequence[int], caps: Sequence[int], k: int, start: int = 0
+) -> Iterator[list[tuple[int, int]]]:
+    """Every way to take ``k`` cards from ``ranks`` (at most ``caps[i]`` of ``ranks[i]``), as
+    (rank, how many) in rank order, each way once."""
     if k == 0:
         yield []
         return
     for i in range(start, len(ranks)):
         for n in range(min(caps[i], k), 0, -1):
             for rest in _multisets(ranks, caps, k - n, i + 1):
-                yield [ranks[i]] * n + rest
+                yield [(ranks[i], n), *rest]
 
 
 def _pairs(ranks: Sequence[int], k: int, start: int = 0) -> Iterator[list[int]]:
@@ -58,7 +60,7 @@ def _pairs(ranks: Sequence[int], k: int, start: int = 0) -> Iterator[list[int]]:
             yield [ranks[i], *rest]
 
 
-def _single_wings(counts: list[int], start: int, length: int, k: int) -> Iterator[list[int]]:
+def _single_wings(counts: list[int], start: int, length: int, k: int) -> Iterator[list[tuple[int, int]]]:
     """Single kickers (RULES.md §3 rulings) for the main part ``start``…``start+length-1``."""
     ranks: list[int] = []
     caps: list[int] = []
@@ -70,8 +72,9 @@ def _single_wings(counts: list[int], start: int, length: int, k: int) -> Iterato
             cap = 2  # a third card would extend the plane
         ranks.append(r)
         caps.append(cap)
+    both_jokers = counts[BLACK] and counts[RED]
     for wings in _multisets(ranks, caps, k):
-        if not (BLACK in wings and RED in wings):
+        if not (both_jokers and len(wings) >= 2 and wings[-1][0] == RED and wings[-2][0] == BLACK):
             yield wings
 
 
@@ -80,104 +83,131 @@ def _pair_wings(counts: list[int], start: int, length: int, k: int) -> Iterator[
     return _pairs(ranks, k)
 
 
+# Combinations of one rank are made once, not per play: the hot path allocates only the plays.
+_SIMPLE = {SINGLE: 1, PAIR: 2, TRIPLE: 3, BOMB: 4}
+_SIMPLE_COMBOS = {kind: [Combo(kind, r, 1, n) for r in range(RANK_COUNT)] for kind, n in _SIMPLE.items()}
+_SIMPLE_TOP = {SINGLE: RANK_COUNT - 1, PAIR: TWO, TRIPLE: TWO, BOMB: TWO}
+_ROCKET = Combo(ROCKET, RED, 1, 2)
+
+
 def _rank_plays(counts: list[int], prev: Combo | None) -> Iterator[tuple[Combo, list[tuple[int, int]]]]:
     """Every legal play as (combo, [(rank, n), …]); following ``prev`` when given."""
-    want = None if prev is None or prev.type in (BOMB, ROCKET) else prev.type
-    size = prev.size if prev else 0
+    lead = prev is None
+    want = "" if prev is None or prev.type in (BOMB, ROCKET) else prev.type
     low = prev.rank + 1 if prev else 0
-
-    def wanted(kind: str) -> bool:
-        return prev is None or kind == want
-
-    if wanted(SINGLE):
+    bomb_floor = -1 if prev is None or prev.type != BOMB else prev.rank  # a bomb beats a lower bomb only
+    rocket_led = prev is not None and prev.type == ROCKET
+    if lead or want == SINGLE:
+        singles = _SIMPLE_COMBOS[SINGLE]
         for r in range(low, RANK_COUNT):
             if counts[r]:
-                yield Combo(SINGLE, r, 1, 1), [(r, 1)]
-    if wanted(PAIR):
+                yield singles[r], [(r, 1)]
+    if lead or want == PAIR:
+        pairs = _SIMPLE_COMBOS[PAIR]
         for r in range(low, TWO + 1):
             if counts[r] >= 2:
-                yield Combo(PAIR, r, 1, 2), [(r, 2)]
-    for t in range(low, TWO + 1):
-        if counts[t] < 3:
-            continue
-        if wanted(TRIPLE):
-            yield Combo(TRIPLE, t, 1, 3), [(t, 3)]
-        if wanted(TRIPLE_SINGLE):
-            for r in range(RANK_COUNT):
-                if r != t and counts[r]:
-                    yield Combo(TRIPLE_SINGLE, t, 1, 4), [(t, 3), (r, 1)]
-        if wanted(TRIPLE_PAIR):
-            for r in range(TWO + 1):
-                if r != t and counts[r] >= 2:
-                    yield Combo(TRIPLE_PAIR, t, 1, 5), [(t, 3), (r, 2)]
-    yield from _chains(counts, prev, low, size)
-    for f in range(RANK_COUNT):
+                yield pairs[r], [(r, 2)]
+    if lead or want in (TRIPLE, TRIPLE_SINGLE, TRIPLE_PAIR):
+        for t in range(low, TWO + 1):
+            if counts[t] < 3:
+                continue
+            if lead or want == TRIPLE:
+                yield _SIMPLE_COMBOS[TRIPLE][t], [(t, 3)]
+            if lead or want == TRIPLE_SINGLE:
+                combo = Combo(TRIPLE_SINGLE, t, 1, 4)
+                for r in range(RANK_COUNT):
+                    if r != t and counts[r]:
+                        yield combo, [(t, 3), (r, 1)]
+            if lead or want == TRIPLE_PAIR:
+                combo = Combo(TRIPLE_PAIR, t, 1, 5)
+                for r in range(TWO + 1):
+                    if r != t and counts[r] >= 2:
+                        yield combo, [(t, 3), (r, 2)]
+    if lead or want in _CHAINS:
+        yield from _chains(counts, prev, low)
+    for f in range(TWO + 1):
         if counts[f] != 4:
             continue
-        if f >= low and wanted(FOUR_TWO_SINGLES):
+        if f >= low and (lead or want == FOUR_TWO_SINGLES):
+            combo = Combo(FOUR_TWO_SINGLES, f, 1, 6)
             for wings in _single_wings(counts, f, 1, 2):
-                yield Combo(FOUR_TWO_SINGLES, f, 1, 6), [(f, 4), *((r, 1) for r in wings)]
-        if f >= low and wanted(FOUR_TWO_PAIRS):
-            for pairs in _pair_wings(counts, f, 1, 2):
-                yield Combo(FOUR_TWO_PAIRS, f, 1, 8), [(f, 4), *((r, 2) for r in pairs)]
-        if prev is None or prev.type != ROCKET and (prev.type != BOMB or f > prev.rank):
-            yield Combo(BOMB, f, 1, 4), [(f, 4)]
-    if counts[BLACK] and counts[RED] and (prev is None or prev.type != ROCKET):
-        yield Combo(ROCKET, RED, 1, 2), [(BLACK, 1), (RED, 1)]
+                yield combo, [(f, 4), *wings]
+        if f >= low and (lead or want == FOUR_TWO_PAIRS):
+            combo = Combo(FOUR_TWO_PAIRS, f, 1, 8)
+            for two in _pair_wings(counts, f, 1, 2):
+                yield combo, [(f, 4), *((r, 2) for r in two)]
+        if not rocket_led and f > bomb_floor:
+            yield _SIMPLE_COMBOS[BOMB][f], [(f, 4)]
+    if counts[BLACK] and counts[RED] and not rocket_led:
+        yield _ROCKET, [(BLACK, 1), (RED, 1)]
 
 
-def _chains(
-    counts: list[int], prev: Combo | None, low: int, size: int
-) -> Iterator[tuple[Combo, list[tuple[int, int]]]]:
-    kinds = (
-        (STRAIGHT, 1, 5),
-        (PAIR_STRAIGHT, 2, 3),
-        (PLANE, 3, 2),
-        (PLANE_SINGLES, 3, 2),
-        (PLANE_PAIRS, 3, 2),
-    )
-    for kind, need, min_length in kinds:
-        if prev is not None and prev.type != kind:
-            continue
+_CHAINS = {STRAIGHT: (1, 5), PAIR_STRAIGHT: (2, 3), PLANE: (3, 2), PLANE_SINGLES: (3, 2), PLANE_PAIRS: (3, 2)}
+
+
+def _chains(counts: list[int], prev: Combo | None, low: int) -> Iterator[tuple[Combo, list[tuple[int, int]]]]:
+    kinds = _CHAINS.items() if prev is None else [(prev.type, _CHAINS[prev.type])]
+    for kind, (need, min_length) in kinds:
         for start in range(low, CHAIN_TOP + 1):
             length = 0
             while start + length <= CHAIN_TOP and counts[start + length] >= need:
                 length += 1
-                if length < min_length:
-                    continue
-                if prev is not None and length != prev.length:
+                if length < min_length or prev is not None and length != prev.length:
                     continue
                 main = [(r, need) for r in range(start, start + length)]
                 if kind == PLANE_SINGLES:
+                    combo = Combo(kind, start, length, 4 * length)
                     for wings in _single_wings(counts, start, length, length):
-                        yield Combo(kind, start, length, 4 * length), main + [(r, 1) for r in wings]
+                        yield combo, main + wings
                 elif kind == PLANE_PAIRS:
-                    for pairs in _pair_wings(counts, start, length, length):
-                        yield Combo(kind, start, length, 5 * length), main + [(r, 2) for r in pairs]
+                    combo = Combo(kind, start, length, 5 * length)
+                    for two in _pair_wings(counts, start, length, length):
+                        yield combo, main + [(r, 2) for r in two]
                 else:
                     yield Combo(kind, start, length, need * length), main
 
 
 def by_rank(hand: Sequence[int]) -> list[list[int]]:
     """The hand's cards grouped by rank, lowest suit first."""
-    groups: list[list[int]] = [[] for _ in range(RANK_COUNT)]
+    groups: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
     for c in sorted(hand):
-        groups[rank_of(c)].append(c)
+        groups[c >> 2 if c < 52 else c - 39].append(c)  # cards.rank_of, inlined: the hot path
     return groups
+
+
+def _beat_simple(groups: list[list[int]], counts: list[int], prev: Combo) -> list[tuple[Play, Combo]]:
+    """Following a single, pair or triple (most follows): higher ranks of the same size, then bombs
+    and the rocket — without the general generator's overhead."""
+    n = _SIMPLE[prev.type]
+    table = _SIMPLE_COMBOS[prev.type]
+    out = [
+        (tuple(groups[r][:n]), table[r])
+        for r in range(prev.rank + 1, _SIMPLE_TOP[prev.type] + 1)
+        if counts[r] >= n
+    ]
+    bombs = _SIMPLE_COMBOS[BOMB]
+    out += [(tuple(groups[f]), bombs[f]) for f in range(TWO + 1) if counts[f] == 4]
+    if counts[BLACK] and counts[RED]:
+        out.append(((groups[BLACK][0], groups[RED][0]), _ROCKET))
+    return out
 
 
 def legal_plays(hand: Sequence[int], prev: Combo | None = None) -> list[tuple[Play, Combo]]:
     """Every play from ``hand`` that may be led (``prev`` None) or that beats ``prev``, each once."""
     groups = by_rank(hand)
     counts = [len(g) for g in groups]
+    if prev is not None and prev.type in (SINGLE, PAIR, TRIPLE):
+        return _beat_simple(groups, counts, prev)
+    # Each rank's lowest n cards, made once; a play is their concatenation, main part first, then the
+    # kickers (333+4) — the engine accepts a play's cards in any order.
+    lowest = [[g[:n] for n in range(len(g) + 1)] for g in map(tuple, groups)]
     out: list[tuple[Play, Combo]] = []
     for combo, parts in _rank_plays(counts, prev):
-        taken = [0] * RANK_COUNT
-        play: list[int] = []
-        for r, n in parts:
-            play.extend(groups[r][taken[r] : taken[r] + n])
-            taken[r] += n
-        out.append((tuple(sorted(play)), combo))
+        r, n = parts[0]
+        play = lowest[r][n]
+        for r, n in parts[1:]:
+            play += lowest[r][n]
+        out.append((play, combo))
     return out
 
 
