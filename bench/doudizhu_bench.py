@@ -122,8 +122,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="200 hands")
     args = parser.parse_args()
     n = 200 if args.quick else args.hands
-    print(f"Dou Dizhu legal-play generation — {platform.python_implementation()} {platform.python_version()}, "
-          f"{platform.machine()}, one core; {n} random 20-card hands, 4 in 5 following a previous play")
+    print(
+        f"Dou Dizhu legal-play generation — {platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, one core; {n} random 20-card hands, 4 in 5 following a previous play"
+    )
     data = cases(n, seed=2016)
     prevs = []
     for hand, prev in data:
@@ -138,17 +140,25 @@ def main() -> int:
         runs["douzero"] = (douzero.plays, [(douzero.state(hand, prev),) for hand, prev in data])
     best = timed(runs, 7)
     (t_cards, plays), (t_ranks, _) = best["cards"], best["ranks"]
-    print(f"  deckhand legal_plays (cards)  {n / t_cards:>10,.0f} hands/s  {plays / t_cards:>12,.0f} plays/s"
-          f"  ({plays / n:.1f} plays a hand)")
+    print(
+        f"  deckhand legal_plays (cards)  {n / t_cards:>10,.0f} hands/s  {plays / t_cards:>12,.0f} plays/s"
+        f"  ({plays / n:.1f} plays a hand)"
+    )
     print(f"  deckhand rank_plays (ranks)   {n / t_ranks:>10,.0f} hands/s  {plays / t_ranks:>12,.0f} plays/s")
     if douzero is None:
-        print("  DouZero not installed here (make bench-doudizhu installs it in bench/.venv-compare): skipped")
+        print(
+            "  DouZero not installed here (make bench-doudizhu installs it in bench/.venv-compare): skipped"
+        )
         return 0
     t_dz, dz_moves = best["douzero"]
-    print(f"  DouZero move generator        {n / t_dz:>10,.0f} hands/s  {dz_moves / t_dz:>12,.0f} moves/s"
-          f"  ({dz_moves / n:.1f} moves a hand, pass and repeats included)")
-    print(f"  ratio (DouZero time / deckhand time): cards {t_dz / t_cards:.2f}×, ranks {t_dz / t_ranks:.2f}×"
-          " (above 1: deckhand is faster)")
+    print(
+        f"  DouZero move generator        {n / t_dz:>10,.0f} hands/s  {dz_moves / t_dz:>12,.0f} moves/s"
+        f"  ({dz_moves / n:.1f} moves a hand, pass and repeats included)"
+    )
+    print(
+        f"  ratio (DouZero time / deckhand time): cards {t_dz / t_cards:.2f}×, ranks {t_dz / t_ranks:.2f}×"
+        " (above 1: deckhand is faster)"
+    )
 
     differences: Counter[str] = Counter()
     unexplained = []
@@ -163,8 +173,10 @@ def main() -> int:
                 unexplained.append((hand, prev, play))
             else:
                 differences[why] += 1
-    print(f"  checked on all {n} hands: plays only deckhand makes: {missing}; plays only DouZero makes: "
-          f"{sum(differences.values()) + len(unexplained)}")
+    print(
+        f"  checked on all {n} hands: plays only deckhand makes: {missing}; plays only DouZero makes: "
+        f"{sum(differences.values()) + len(unexplained)}"
+    )
     for why, count in differences.most_common():
         print(f"    {count:>6}  {why} (a rule difference, docs/doudizhu-engine.md)")
     if missing or unexplained:
