@@ -88,7 +88,12 @@ class DeviceBot:
         if action is None:
             return None
         self.counter += 1
-        payload: dict[str, Any] = {"t": action.kind, "msg": f"{self.thing}-{self.counter}", "board": msg["b"]}
+        payload: dict[str, Any] = {
+            "t": action.kind,
+            "msg": f"{self.thing}-{self.counter}",
+            "board": msg["b"],
+            "r": msg["r"],  # as the firmware sends it: the board is read without the event
+        }
         if action.kind == "play":
             from deckhand.cards import format_cards
 

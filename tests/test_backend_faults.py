@@ -78,7 +78,7 @@ def test_device_acts_only_for_its_own_seat(started):
         b.send("hs-A-1", {"t": "show", "msg": "x", "board": "1", "v": 0, "seat": 3})["status"] == "accepted"
     )
     item = tableboard.load("cup", 1, "A", "1")
-    assert item.log[-1]["s"] == 1 and item.log[-1]["th"] == "hs-A-1"
+    assert item.log[-1]["s"] == 1 and item.log[-1]["m"] == "x"
     # A device of table B cannot act on table A's board.
     before = snapshot(b)
     assert b.send("hs-B-0", {"t": "show", "msg": "y", "board": "1", "v": 0})["status"] == "accepted"

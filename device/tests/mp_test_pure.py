@@ -114,6 +114,7 @@ def test_build_and_parse_messages():
     assert m == {"t": "play", "msg": "hs-1-4", "board": "1", "cards": ["D3", "C3"]}
     assert protocol.action("show", "x", "1", None, True)["v"] == 1
     assert protocol.action("pass", "x", "1") == {"t": "pass", "msg": "x", "board": "1"}
+    assert protocol.action("pass", "x", "1", None, None, 2) == {"t": "pass", "msg": "x", "board": "1", "r": 2}
     assert json.loads(protocol.encode(m)) == m
     assert protocol.parse(b"not json") is None and protocol.parse(b"[1]") is None
     assert protocol.parse(b'{"t":"ack","msg":"x"}')["t"] == "ack"
@@ -179,7 +180,7 @@ def test_handset_selects_plays_and_waits_for_the_answer():
     app.on_input("sel:0")
     app.on_input("sel:1")
     app.on_input("play")
-    assert conn.sent == [{"t": "play", "msg": "hs-1", "board": "1", "cards": ["D3", "C3"]}]
+    assert conn.sent == [{"t": "play", "msg": "hs-1", "board": "1", "cards": ["D3", "C3"], "r": 1}]
     app.on_input("pass")  # a second decision while the first is unanswered is ignored
     assert len(conn.sent) == 1
     app.on_message({"t": "reject", "msg": "hs-1", "code": "does_not_beat", "why": "pair does not beat"})
@@ -205,7 +206,7 @@ def test_dealer_deals_checks_and_reports():
     hal.part.deck = list(order)
     app.on_message({"t": "deal", "b": "1", "r": 1, "seats": 4, "order": order})
     assert hal.part.dealt == [0, 1, 2, 3, 0]
-    assert conn.sent == [{"t": "dealt", "msg": "dl-1", "board": "1", "cards": order}]
+    assert conn.sent == [{"t": "dealt", "msg": "dl-1", "board": "1", "cards": order, "r": 1}]
     app.on_message({"t": "deal", "b": "1", "r": 1, "seats": 4, "order": order})
     assert len(conn.sent) == 1  # a resent order is not dealt twice
     hal.part.deck = ["D3", "C3"]
@@ -273,19 +274,19 @@ def test_handset_bids_and_doubles_with_its_buttons():
     app.on_input("sel:0")  # select steps through the bids allowed: 2, then 3
     assert "Bid 3? play=bid select=change pass=no bid" in hal.part.lines
     app.on_input("play")
-    assert conn.sent == [{"t": "bid", "msg": "hs-1", "board": "4", "v": 3}]
+    assert conn.sent == [{"t": "bid", "msg": "hs-1", "board": "4", "v": 3, "r": 1}]
     app.on_message({"t": "ack", "msg": "hs-1", "v": 4})
     following = landlord_view(seat=1, turn=1, bids=(1, None, None))
     following["v"] = 4
     app.on_message(following)
     app.on_input("pass")
-    assert conn.sent[-1] == {"t": "bid", "msg": "hs-2", "board": "4", "v": 0}
+    assert conn.sent[-1] == {"t": "bid", "msg": "hs-2", "board": "4", "v": 0, "r": 1}
     app.on_message({"t": "ack", "msg": "hs-2", "v": 5})
     doubling = landlord_view(seat=1, phase="double", bids=(3, 0, 0), landlord=0)
     doubling["v"] = 5
     app.on_message(doubling)
     app.on_input("play")
-    assert conn.sent[-1] == {"t": "double", "msg": "hs-3", "board": "4", "v": 1}
+    assert conn.sent[-1] == {"t": "double", "msg": "hs-3", "board": "4", "v": 1, "r": 1}
 
 
 def test_dealer_deals_the_kitty_to_its_slot_and_deals_a_redeal_again():

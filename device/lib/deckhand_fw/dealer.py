@@ -71,4 +71,4 @@ class Dealer:
             self.hal.display.show(["Board " + str(board) + " dealt", str(len(read)) + " cards checked"])
         self.done[self._key(message)] = read
         if self.conn is not None:
-            self.conn.send(protocol.dealt(self.ids.next(), board, read))
+            self.conn.send(protocol.dealt(self.ids.next(), board, read, message["r"]))

@@ -119,6 +119,8 @@ class Handset:
             self._send(protocol.action("bid", self.ids.next(), board, None, int(event[4:])))
 
     def _send(self, message):
+        if self.message is not None:
+            message["r"] = self.message["r"]  # the round of the view the decision was taken on
         self.rejection = None
         self.awaiting = message["msg"]
         self.acked_board = (self.message["r"], message["board"]) if self.message else None

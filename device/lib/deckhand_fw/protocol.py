@@ -27,10 +27,13 @@ class MessageIds:
         return self.thing + "-" + str(self.counter)
 
 
-def action(kind, msg, board, cards=None, value=None):
+def action(kind, msg, board, cards=None, value=None, rnd=None):
+    """An action for ``board`` of round ``rnd`` (from the view: the server then reads the board directly)."""
     if kind not in ACTIONS:
         raise ValueError("unknown action " + kind)
     m = {"t": kind, "msg": msg, "board": board}
+    if rnd is not None:
+        m["r"] = rnd
     if kind == "play":
         m["cards"] = list(cards or [])
     if kind in ("show", "double"):
@@ -44,8 +47,11 @@ def hello(msg):
     return {"t": "hello", "msg": msg}
 
 
-def dealt(msg, board, cards):
-    return {"t": "dealt", "msg": msg, "board": board, "cards": list(cards)}
+def dealt(msg, board, cards, rnd=None):
+    m = {"t": "dealt", "msg": msg, "board": board, "cards": list(cards)}
+    if rnd is not None:
+        m["r"] = rnd
+    return m
 
 
 def encode(message):

@@ -57,6 +57,10 @@ def _validate(payload: Any) -> dict[str, Any]:
             or not all(isinstance(c, str) for c in cards)
         ):
             raise BadMessage("malformed", "cards must be a non-empty list of card tokens")
+    if "r" in payload:
+        rnd = payload["r"]
+        if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= 999:
+            raise BadMessage("malformed", "r must be the round number of the view")
     if kind in ("show", "double"):
         value = payload.get("v")
         if value not in (0, 1) or isinstance(value, bool):
@@ -102,18 +106,24 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
     device = get_device(thing)
     if device is None:
         raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
-    event = get_event(device.event_id)
     kind = message["t"]
-    if kind == "hello" and (event.status != "playing" or not event.current_round):
-        return _ack(rt, thing, msg)  # nothing to resend yet; the first view comes when the round starts
-    if event.status != "playing" or not event.current_round:
-        raise BadMessage("no_round", "no round is in play")
     seat = device.seat
+    if kind != "hello" and "r" in message:
+        # The round from the device's view: its board is read directly, without the event (one read
+        # fewer on every play). An old round's board has ended and refuses the action.
+        round_no = message["r"]
+    else:
+        event = get_event(device.event_id)
+        if kind == "hello" and (event.status != "playing" or not event.current_round):
+            return _ack(rt, thing, msg)  # nothing to resend yet; the first view comes when the round starts
+        if event.status != "playing" or not event.current_round:
+            raise BadMessage("no_round", "no round is in play")
+        round_no = event.current_round
     if kind == "hello":
-        return _hello(rt, thing, device.event_id, event.current_round, device.table, seat, msg)
+        return _hello(rt, thing, device.event_id, round_no, device.table, seat, msg)
     if (kind == "dealt") != (seat == DEALER):
         raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
-    key = (device.event_id, event.current_round, device.table, message["board"])
+    key = (device.event_id, round_no, device.table, message["board"])
     item = tableboard.load(*key)
     if item is None:
         raise BadMessage(
@@ -142,7 +152,7 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
             raise BadMessage("board_over", f"board {current.board} has ended")
         tableboard.apply_timeouts(current)
         try:
-            tableboard.apply_action(current, action, thing=thing, msg=msg)
+            tableboard.apply_action(current, action, msg=msg)
         except Rejected as exc:
             raise BadMessage(exc.code, exc.message) from None
         return None
@@ -207,7 +217,7 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
         problem = _deal_problem(expected, read)
 
     def change(current: BoardStateItem) -> bool:
-        current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "th": thing, "m": msg}]
+        current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "m": msg}]
         current.dealt_ok = not problem
         if problem and current.status in ("playing", "waiting"):
             current.status = "stopped"

@@ -80,7 +80,7 @@ def engine_of(item: BoardStateItem) -> tuple[Game, Board]:
     return g, g.load_board(item.state)
 
 
-def _log_entry(action: Action, at: int, thing: str = "", msg: str = "") -> dict[str, Any]:
+def _log_entry(action: Action, at: int, msg: str = "") -> dict[str, Any]:
     entry: dict[str, Any] = {"s": action.seat, "t": action.kind, "at": at}
     if action.cards:
         entry["c"] = format_cards(action.cards)
@@ -88,15 +88,23 @@ def _log_entry(action: Action, at: int, thing: str = "", msg: str = "") -> dict[
         entry["v"] = action.value
     if action.timeout:
         entry["to"] = True
-    if thing:
-        entry["th"] = thing
-        entry["m"] = msg
+    if msg:
+        entry["m"] = msg  # with the seat: the sender (a thing has one seat), for de-duplication
     return entry
 
 
+def seat_of(item: BoardStateItem, thing: str) -> int | None:
+    """The seat ``thing`` acts for at this board (-1: the dealing table), None if none."""
+    if thing and thing == item.dealer:
+        return -1
+    return item.devices.index(thing) if thing in item.devices else None
+
+
 def find_logged(item: BoardStateItem, thing: str, msg: str) -> dict[str, Any] | None:
+    """The log entry of a message already applied (same sender, same message id)."""
+    seat = seat_of(item, thing)
     for entry in item.log:
-        if entry.get("m") == msg and entry.get("th") == thing:
+        if entry.get("m") == msg and (entry.get("th") == thing or "th" not in entry and entry["s"] == seat):
             return dict(entry)
     return None
 
@@ -111,7 +119,7 @@ def _ask(item: BoardStateItem, g: Game, board: Board, before: set[int], now: int
     item.deadline = min(deadlines) if deadlines else 0
 
 
-def apply_action(item: BoardStateItem, action: Action, *, thing: str = "", msg: str = "") -> None:
+def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> None:
     """Validate and apply one seat's action (engine rules), log it, count its time, let AI seats move.
 
     Raises ``Rejected`` (from the engine) with the item untouched.
@@ -123,7 +131,7 @@ def apply_action(item: BoardStateItem, action: Action, *, thing: str = "", msg: 
     board.apply(action)
     spent = max(0, now - item.asked_at[action.seat]) if action.seat in before else 0
     item.play_ms[action.seat] += spent
-    entry = _log_entry(action, now, thing, msg)
+    entry = _log_entry(action, now, msg)
     entry["ms"] = spent
     item.log = [*item.log, entry]
     _ask(item, g, board, before - {action.seat}, now)
