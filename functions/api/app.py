@@ -1,19 +1,17 @@
 """Organiser and referee API (API Gateway, IAM auth): a thin adapter over deckhand.service.api."""
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.api import build_app
 from deckhand.service.context import runtime
 
 logger = Logger(service="api")
-tracer = Tracer(service="api")
 metrics = Metrics(namespace="Deckhand", service="api")
 app = build_app(runtime)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-@tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event, context):
     metrics.add_metric(name="ApiRequests", unit=MetricUnit.Count, value=1)

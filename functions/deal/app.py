@@ -1,17 +1,15 @@
 """Deals a round (invoked asynchronously by the API): seating, boards, commitment, first views."""
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.context import runtime
 from deckhand.service.rounds import deal_round
 
 logger = Logger(service="deal")
-tracer = Tracer(service="deal")
 metrics = Metrics(namespace="Deckhand", service="deal")
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event, context):
     item = deal_round(runtime(), event["event_id"], int(event["round"]))

@@ -1,17 +1,15 @@
 """Device messages (IoT rule target): thing name → seat, validated, applied once, views out."""
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service import devices
 from deckhand.service.context import runtime
 
 logger = Logger(service="play")
-tracer = Tracer(service="play")
 metrics = Metrics(namespace="Deckhand", service="play")
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event, context):
     # The IoT rule delivers the device's JSON with the thing name from the topic: SELECT *, topic(2) AS thing.

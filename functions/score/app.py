@@ -1,17 +1,15 @@
 """Records a board's result when it ends; computes standings when a round is complete."""
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.context import runtime
 from deckhand.service.scoring import record_result
 
 logger = Logger(service="score")
-tracer = Tracer(service="score")
 metrics = Metrics(namespace="Deckhand", service="score")
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event, context):
     recorded = record_result(

@@ -1,17 +1,15 @@
 """Scheduled sweep: timeout defaults for decisions whose deadline has passed; ended boards scored."""
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.context import runtime
 from deckhand.service.timers import sweep
 
 logger = Logger(service="timers")
-tracer = Tracer(service="timers")
 metrics = Metrics(namespace="Deckhand", service="timers")
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event, context):
     counts = sweep(runtime())

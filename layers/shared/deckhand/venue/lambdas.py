@@ -44,7 +44,6 @@ def quiet_powertools() -> None:
     """Local runs print progress, not one JSON log line and one metrics blob per invocation."""
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
-    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "1")
     os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "Deckhand")
     # With metrics off, an invocation that recorded none is normal, not worth a warning on the console.
     warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
