@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 STUBS := .stubs/esp32/.installed
 MPNODE := tools/mp/node_modules/.installed
 
-.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu clean openapi
+.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,16 @@ bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py
 	$(BIN)/python bench/competition_bench.py
 	$(BIN)/pytest -q -s -p no:randomly tests/test_firmware_micropython.py -k heap | grep -E "heap|passed"
+
+# Whole-system figures (docs/performance.md): cost per play, cold start, play path, scale; fuzzing at scale.
+bench-platform: $(STAMP)
+	$(BIN)/python bench/cost_bench.py
+	$(BIN)/python bench/coldstart_bench.py
+	$(BIN)/python bench/playpath_bench.py
+	$(BIN)/python bench/scale_bench.py
+
+bench-fuzz: $(STAMP)
+	$(BIN)/python bench/fuzz_bench.py
 
 # DouZero's move generator is installed only here, for the side-by-side figures: never a project dependency.
 COMPARE := bench/.venv-compare

@@ -135,7 +135,7 @@ def test_venue_data_survives_a_restart_when_persisted(tmp_path):
 def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     """Handsets losing their link right after an action (the acknowledgement is lost, the action is
     resent on reconnect), actions delivered twice, a second handset pressing at the same moment out of
-    turn, and a dealing table misreading a card (the board stops, the referee clears the jam, the
+    turn, the play handler failing on a first try (retried), and a dealing table misreading a card (the board stops, the referee clears the jam, the
     table deals again): the event finishes with exactly the results and standings of the run without
     faults — a second run of the same seed, which also shows that the same seed gives the same event."""
     _, clean, _ = small_event
@@ -143,12 +143,15 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     event = DemoEvent(
         **SMALL,
         out=tmp_path / "out",
-        faults=Faults(drop_every=9, duplicate_every=5, concurrent_every=7, misread_board="1"),
+        faults=Faults(
+            drop_every=9, duplicate_every=5, concurrent_every=7, misread_board="1", handler_fails=11
+        ),
         log=log,
     )
     faulty = event.run()
     assert event.injected["drops"] >= 3 and event.injected["duplicates"] >= 5
-    assert event.injected["concurrent"] >= 3
+    assert event.injected["concurrent"] >= 3 and event.injected["handler_failures"] >= 5
+    assert event.failed == 0  # each failed first try was retried, as Lambda retries, and went through
     assert event.devices[4].misreads == 1  # the first dealing table (after table 1's four handsets)
     assert "Faults injected" in log.getvalue()
     refused = sum(event.outcomes.get(code, 0) for code in ("not_your_turn", "phase_closed", "board_over"))

@@ -225,8 +225,9 @@ def resume(item: BoardStateItem) -> None:
     _ask(item, g, board, set(), now_ms())
 
 
-def view_message(item: BoardStateItem, seat: int) -> dict[str, Any]:
-    _, board = engine_of(item)
+def view_message(item: BoardStateItem, seat: int, board: Board | None = None) -> dict[str, Any]:
+    if board is None:
+        _, board = engine_of(item)
     return {
         "t": "view",
         "g": item.ruleset,
@@ -243,9 +244,12 @@ def view_message(item: BoardStateItem, seat: int) -> dict[str, Any]:
 def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:
     """Each device at the table gets its own seat's view — never another seat's hand. A seat the AI
     plays has nobody to see its hand, and its idle handset must not show the board's cards to the table."""
+    board = None  # the state is parsed once for all the table's views
     for seat, thing in enumerate(item.devices):
         if thing and item.players[seat] and (only_seat is None or seat == only_seat):
-            publisher.publish(down_topic(thing), view_message(item, seat))
+            if board is None:
+                _, board = engine_of(item)
+            publisher.publish(down_topic(thing), view_message(item, seat, board))
 
 
 def result_of(item: BoardStateItem) -> dict[str, Any]:

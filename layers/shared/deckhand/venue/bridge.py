@@ -28,13 +28,16 @@ def mqtt_client(client_id: str, host: str, port: int) -> mqtt.Client:
 
 
 class Bridge:
+    RETRIES = 2
+
     def __init__(self, host: str, port: int, handler: Handler, name: str = "bridge") -> None:
         self.handler = handler
         self.inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
         self.received = 0
         self.processed = 0
         self.outcomes: list[dict[str, Any]] = []
-        self.errors = 0
+        self.errors = 0  # failed attempts
+        self.failed: list[dict[str, Any]] = []  # events that failed every attempt (AWS: the SQS destination)
         self.out = mqtt_client(f"{name}-out", host, port)
         ready = threading.Event()
         self.sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{name}-in", protocol=mqtt.MQTTv311)
@@ -64,9 +67,16 @@ class Bridge:
                 except ValueError:
                     body = {"_raw": payload.decode(errors="replace")}
                 event = dict(body, thing=thing) if isinstance(body, dict) else {"thing": thing, "_raw": body}
-                self.outcomes.append(self.handler(event))
-            except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge (AWS would retry)
-                self.errors += 1
+                for attempt in range(self.RETRIES + 1):
+                    # The IoT rule invokes the function asynchronously: Lambda retries a failed
+                    # invocation twice, then hands the event to the failure destination.
+                    try:
+                        self.outcomes.append(self.handler(dict(event)))
+                        break
+                    except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge
+                        self.errors += 1
+                        if attempt == self.RETRIES:
+                            self.failed.append(event)
             finally:
                 self.processed += 1
 

@@ -42,6 +42,7 @@ class Faults:
     duplicate_every: int = 0  # the action is delivered twice, as a QoS 1 redelivery would
     concurrent_every: int = 0  # the seat before it presses pass at the same moment, out of turn
     misread_board: str | None = None  # the first dealing table jams once on this board (round 1)
+    handler_fails: int = 0  # the play handler raises on the first try of every n-th device message
 
 
 class DemoEvent:
@@ -73,9 +74,10 @@ class DemoEvent:
         self.log = log
         self.faults = faults or Faults()
         self.actions = 0
-        self.injected = {"drops": 0, "duplicates": 0, "concurrent": 0}
+        self.injected = {"drops": 0, "duplicates": 0, "concurrent": 0, "handler_failures": 0}
         self.clock = SimulatedClock(int(time.time()) * 1000)
         self.tick = 0
+        self.failed = 0  # device messages that failed every try (none may)
         self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
         self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
         self.devices: list[SimulatedDevice] = []
@@ -96,12 +98,15 @@ class DemoEvent:
         venue = Venue(
             dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=self.work / "venue"
         ).start()
+        if self.faults.handler_fails:
+            self._failing_handler(venue)
         try:
             api = ApiClient(state_dir=self.work / "venue")
             self._register(api, venue)
             for number in range(1, self.rounds + 1):
                 self._play_round(api, venue, number)
             result = self._finish(api)
+            self.failed = len(venue.bridge.failed)
             for outcome in venue.bridge.outcomes:
                 key = outcome.get("code") or outcome.get("status", "?")
                 self.outcomes[key] = self.outcomes.get(key, 0) + 1
@@ -115,7 +120,8 @@ class DemoEvent:
         if any(self.injected.values()) or self.faults.misread_board:
             self.say(
                 "Faults injected: {drops} dropped links, {duplicates} duplicate deliveries, "
-                "{concurrent} out-of-turn presses at the same moment".format(**self.injected)
+                "{concurrent} out-of-turn presses at the same moment, {handler_failures} handler "
+                "failures on a first try".format(**self.injected)
                 + (
                     f", a misread deal of board {self.faults.misread_board}"
                     if self.faults.misread_board
@@ -216,6 +222,25 @@ class DemoEvent:
         standings = api.request("GET", "/events/demo/standings")["standings"]
         leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
         self.say(f"Round {number} done; salt revealed. Leaders: {leaders}")
+
+    def _failing_handler(self, venue: Venue) -> None:
+        """Every n-th device message makes the play handler fail on its first try (a Lambda error):
+        the bridge retries it as Lambda retries an asynchronous invocation."""
+        handler = venue.bridge.handler
+        seen: set[tuple[Any, Any]] = set()
+        failed: set[tuple[Any, Any]] = set()
+
+        def flaky(event: dict[str, Any]) -> dict[str, Any]:
+            key = (event.get("thing"), event.get("msg"))
+            if key not in seen:
+                seen.add(key)
+                if len(seen) % self.faults.handler_fails == 0:
+                    failed.add(key)
+                    self.injected["handler_failures"] += 1
+                    raise RuntimeError("injected failure on the first try")
+            return handler(event)
+
+        venue.bridge.handler = flaky
 
     def _inject(self, handset: BotHandset) -> None:
         """The faults due after this action (Faults): the action is already on its way."""

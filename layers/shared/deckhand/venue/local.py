@@ -1,6 +1,6 @@
 """``deckhand venue``: the whole system on one machine, each part on 127.0.0.1.
 
-moto's server is the DynamoDB endpoint (the table made from template.yaml), an embedded broker
+moto's server (in its own process) is the DynamoDB endpoint (the table made from template.yaml), an embedded broker
 carries MQTT, the bridge does what the IoT rule does, the Lambda handlers run in-process, the timers
 sweep every second, and an HTTP adapter serves the organiser API.
 """
@@ -24,6 +24,7 @@ from .broker import EmbeddedBroker
 from .http_adapter import ApiServer
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .lockstep import LastSent
+from .motoserver import MotoServer
 from .tables import create_table, export_items, import_items
 
 REGION = "us-east-1"
@@ -66,10 +67,7 @@ class Venue:
         os.environ["AWS_DEFAULT_REGION"] = REGION
         for name in ("werkzeug", "moto", "amqtt", "transitions", "botocore", "urllib3"):
             logging.getLogger(name).setLevel(logging.ERROR)
-        from moto.server import ThreadedMotoServer
-
-        self.moto = ThreadedMotoServer(ip_address="127.0.0.1", port=self.dynamodb_port, verbose=False)
-        self.moto.start()
+        self.moto = MotoServer(self.dynamodb_port).start()
         self._parts.append(self.moto)
         endpoint = f"http://127.0.0.1:{self.dynamodb_port}"
         models.configure(table_name=self.table, host=endpoint, region=REGION)

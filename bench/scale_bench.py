@@ -1,0 +1,132 @@
+"""Scale: a 1,000-player online (non-venue) Big Two event through the Lambda handlers, moto in-process:
+time per round for seating and dealing, for scoring every table's boards, and for the standings.
+
+Run with ``make bench-platform`` (or ``python bench/scale_bench.py [--players 1000 --rounds 2]``).
+The boards are played by the deterministic bot straight on the board items (one read and one write a
+board), since playing is the play path's figure (playpath_bench), not this one's. Prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--boards", type=int, default=2, help="boards per round")
+    args = parser.parse_args()
+    os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
+    os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
+    from backend import create_table, setup_moto_env
+    from handlers import FakeContext, api_event, load_handler
+    from moto import mock_aws
+
+    setup_moto_env()
+    from deckhand.service import context, rounds, tableboard
+    from deckhand.service.messaging import RecordingPublisher
+    from deckhand.service.runtime import Runtime
+
+    with mock_aws():
+        create_table()
+        fns = {name: load_handler(name) for name in ("api", "deal", "score")}
+        timings: dict[str, float] = {}
+
+        def invoke(name: str, payload: dict[str, Any]) -> None:
+            start = time.perf_counter()
+            fns[name].handler(json.loads(json.dumps(payload)), FakeContext())
+            timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
+
+        publisher = RecordingPublisher()
+        context.set_runtime(Runtime(publisher, invoke))
+
+        def api(method: str, path: str, body: Any = None) -> Any:
+            event = api_event("api-standings.json", path=path, method=method, body=body)
+            response = fns["api"].handler(event, FakeContext())
+            assert response["statusCode"] < 300, response
+            return json.loads(response["body"])
+
+        api(
+            "POST",
+            "/events",
+            {
+                "event_id": "online",
+                "name": "Online Open",
+                "ruleset": "bigtwo-2017",
+                "grade": "unrated",
+                "rounds": args.rounds,
+                "boards_per_round": args.boards,
+                "venue": False,
+                "start": dt.date.today().isoformat(),
+                "seed": "online",
+            },
+        )
+        api("POST", "/events/online/players", {"players": [{"id": f"P{i:04d}"} for i in range(args.players)]})
+        print(
+            f"Scale: {args.players} players, {-(-args.players // 4)} tables, {args.boards} boards a round, "
+            "through the handlers (moto in-process) — seconds"
+        )
+        print(f"  {'round':>5} {'seat+deal':>10} {'play':>8} {'scoring':>8} {'standings':>10} {'boards':>7}")
+        for number in range(1, args.rounds + 1):
+            timings.clear()
+            start = time.perf_counter()
+            api("POST", "/events/online/rounds")  # the deal function runs (synchronously here)
+            deal = time.perf_counter() - start
+            r = rounds.get_round("online", number)
+            pairs = [(e["table"], b) for e in r.seating for b in r.boards]
+            start = time.perf_counter()
+            ended = []
+            for table, board in pairs:
+                item = tableboard.load("online", number, table, board)
+                assert item is not None
+                if item.status not in ("playing", "waiting"):
+                    continue
+
+                def play_out(current: Any) -> None:
+                    if current.status == "waiting":
+                        tableboard.start(current)  # the table's next board, as the play path begins it
+                    g, engine = tableboard.engine_of(current)
+                    decide = g.bot()
+                    while not engine.finished:
+                        seat = engine.pending()[0]
+                        action = decide(engine, seat)
+                        assert action is not None
+                        engine.apply(action)
+                    current.state = engine.to_json()
+                    current.status = "ended"
+
+                tableboard.transact(("online", number, table, board), play_out, first=item)
+                ended.append((table, board))
+            play = time.perf_counter() - start
+            timings.clear()
+            start = time.perf_counter()
+            for table, board in pairs:
+                invoke("score", {"event_id": "online", "round": number, "table": table, "board": board})
+            scoring = time.perf_counter() - start
+            start = time.perf_counter()
+            standings = api("GET", "/events/online/standings")
+            reading = time.perf_counter() - start
+            assert len(standings["standings"]) == args.players
+            print(
+                f"  {number:>5} {deal:>10.1f} {play:>8.1f} {scoring:>8.1f} {reading:>10.1f} {len(pairs):>7}",
+                flush=True,
+            )
+        context.set_runtime(None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
