@@ -107,9 +107,16 @@ class RoundItem(_Base):
     commitment = UnicodeAttribute()
     salt = UnicodeAttribute()  # secret until the round is done
     boards_total = IntAttribute()
-    boards_done = IntAttribute(default=0)
     started_at = IntAttribute()
     ended_at = IntAttribute(null=True)
+
+
+class ProgressItem(_Base):
+    """pk EVENT#<id>, sk PROGRESS#<nnn>: the round's count of scored boards, kept apart from the round
+    item (whose seating grows with the field) so every scoring writes and reads a tiny item."""
+
+    boards_total = IntAttribute()
+    boards_done = IntAttribute(default=0)
 
 
 class DealItem(_Base):
@@ -185,6 +192,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     TableItem,
     DeviceItem,
     RoundItem,
+    ProgressItem,
     DealItem,
     BoardStateItem,
     ResultItem,

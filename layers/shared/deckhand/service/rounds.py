@@ -27,6 +27,7 @@ from .models import (
     BoardStateItem,
     DealItem,
     EventItem,
+    ProgressItem,
     RoundItem,
     StandingsItem,
     board_pk,
@@ -204,7 +205,23 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
         item.save(condition=RoundItem.sk.does_not_exist())
     except PutError:
         return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+    progress = ProgressItem(event_pk(event_id), progress_key(round_no), boards_total=item.boards_total)
+    with contextlib.suppress(PutError):  # a retried deal finds it there
+        progress.save(condition=ProgressItem.sk.does_not_exist())
     return item
+
+
+def progress_key(round_no: int) -> str:
+    return f"PROGRESS#{round_key(round_no)}"
+
+
+def get_progress(event_id: str, round_no: int) -> tuple[int, int]:
+    """(boards scored, boards in the round)."""
+    try:
+        p = ProgressItem.get(event_pk(event_id), progress_key(round_no), consistent_read=True)
+    except DoesNotExist:
+        return 0, 0
+    return p.boards_done, p.boards_total
 
 
 def get_round(event_id: str, round_no: int) -> RoundItem:
@@ -232,7 +249,7 @@ def round_status(event_id: str, round_no: int) -> dict[str, Any]:
         "round": round_no,
         "status": r.status,
         "commitment": r.commitment,
-        "boards_done": r.boards_done,
+        "boards_done": get_progress(event_id, round_no)[0],
         "boards_total": r.boards_total,
         "tables": tables,
     }

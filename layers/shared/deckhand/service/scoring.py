@@ -19,6 +19,7 @@ from .messaging import event_topic
 from .models import (
     ActiveItem,
     EventItem,
+    ProgressItem,
     ResultItem,
     RoundItem,
     StandingsItem,
@@ -49,11 +50,11 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
         play_time=[ms / 1000 for ms in item.play_ms],
         detail=result,
     )
-    round_item = RoundItem(event_pk(event_id), f"ROUND#{round_key(round_no)}")
+    progress = ProgressItem(event_pk(event_id), f"PROGRESS#{round_key(round_no)}")
     try:
         with transaction() as tx:
             tx.save(result_item, condition=ResultItem.sk.does_not_exist())
-            tx.update(round_item, actions=[RoundItem.boards_done.add(1)])
+            tx.update(progress, actions=[ProgressItem.boards_done.add(1)])
     except TransactWriteError:
         recorded = False
     else:
@@ -102,10 +103,16 @@ def results_export(event: EventItem) -> dict[str, Any]:
 def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
     """When every table has finished every board: standings, the salt revealed, the event moves on."""
     try:
-        r = RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+        progress = ProgressItem.get(
+            event_pk(event_id), f"PROGRESS#{round_key(round_no)}", consistent_read=True
+        )
     except DoesNotExist:
         return
-    if r.boards_done < r.boards_total:
+    if progress.boards_done < progress.boards_total:
+        return  # the common case: one small read
+    try:
+        r = RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+    except DoesNotExist:
         return
     event = get_event(event_id)
     doc = compute_standings(event, round_no)
