@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 STUBS := .stubs/esp32/.installed
 MPNODE := tools/mp/node_modules/.installed
 
-.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz clean openapi
+.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,9 @@ bench-platform: $(STAMP)
 
 bench-fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_bench.py
+
+bench-soak: $(STAMP)
+	$(BIN)/python bench/soak_bench.py
 
 # DouZero's move generator is installed only here, for the side-by-side figures: never a project dependency.
 COMPARE := bench/.venv-compare

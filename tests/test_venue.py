@@ -152,6 +152,9 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     assert event.injected["drops"] >= 3 and event.injected["duplicates"] >= 5
     assert event.injected["concurrent"] >= 3 and event.injected["handler_failures"] >= 5
     assert event.failed == 0  # each failed first try was retried, as Lambda retries, and went through
+    # Every board's log replays to its stored state and result; no device action was applied twice.
+    assert event.audit["boards"] == 4 and event.audit["device_actions"] > 0
+    assert event.audit["doubled"] == event.audit["replay_mismatches"] == event.audit["results_missing"] == 0
     assert event.devices[4].misreads == 1  # the first dealing table (after table 1's four handsets)
     assert "Faults injected" in log.getvalue()
     refused = sum(event.outcomes.get(code, 0) for code in ("not_your_turn", "phase_closed", "board_over"))

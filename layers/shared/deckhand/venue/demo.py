@@ -78,6 +78,7 @@ class DemoEvent:
         self.clock = SimulatedClock(int(time.time()) * 1000)
         self.tick = 0
         self.failed = 0  # device messages that failed every try (none may)
+        self.audit: dict[str, int] = {}  # service.audit.audit_event of the finished event
         self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
         self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
         self.devices: list[SimulatedDevice] = []
@@ -106,6 +107,9 @@ class DemoEvent:
             for number in range(1, self.rounds + 1):
                 self._play_round(api, venue, number)
             result = self._finish(api)
+            from ..service.audit import audit_event
+
+            self.audit = audit_event("demo")  # read straight from the venue's DynamoDB, before it stops
             self.failed = len(venue.bridge.failed)
             for outcome in venue.bridge.outcomes:
                 key = outcome.get("code") or outcome.get("status", "?")
