@@ -1,6 +1,7 @@
 """Fault soak through the local venue: many tables for 2 rounds with faults injected — handsets'
 links cut right after an action, actions delivered twice, out-of-turn presses at the same moment,
-the play handler failing on the first try of 1 % of messages, a dealing table misreading a card.
+the play handler failing on the first try of 1 % of messages, messages delayed until the next one
+has been handled (reordered), a dealing table misreading a card.
 Afterwards every board's log must replay to its stored state and result, with zero lost and zero
 double-applied actions; the counts are printed.
 

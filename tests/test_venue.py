@@ -135,7 +135,8 @@ def test_venue_data_survives_a_restart_when_persisted(tmp_path):
 def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     """Handsets losing their link right after an action (the acknowledgement is lost, the action is
     resent on reconnect), actions delivered twice, a second handset pressing at the same moment out of
-    turn, the play handler failing on a first try (retried), and a dealing table misreading a card (the board stops, the referee clears the jam, the
+    turn, the play handler failing on a first try (retried), messages overtaken by later ones, and a
+    dealing table misreading a card (the board stops, the referee clears the jam, the
     table deals again): the event finishes with exactly the results and standings of the run without
     faults — a second run of the same seed, which also shows that the same seed gives the same event."""
     _, clean, _ = small_event

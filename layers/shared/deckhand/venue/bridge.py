@@ -38,6 +38,7 @@ class Bridge:
         self.outcomes: list[dict[str, Any]] = []
         self.errors = 0  # failed attempts
         self.failed: list[dict[str, Any]] = []  # events that failed every attempt (AWS: the SQS destination)
+        self.reorder_every = 0  # fault injection: every n-th message is overtaken by the one after it
         self.out = mqtt_client(f"{name}-out", host, port)
         ready = threading.Event()
         self.sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{name}-in", protocol=mqtt.MQTTv311)
@@ -56,29 +57,46 @@ class Bridge:
         self.inbox.put((message.topic.split("/")[1], message.payload))
 
     def _work(self) -> None:
+        held: tuple[str, bytes] | None = None  # fault injection: a message delivered after the next one
+        taken = 0
         while True:
-            item = self.inbox.get()
+            try:
+                item = self.inbox.get(timeout=0.05 if held is not None else None)
+            except queue.Empty:
+                item, held = held, None  # nothing came after it: deliver it late, on its own
+                self._process(item)  # type: ignore[arg-type]
+                continue
             if item is None:
                 return
-            thing, payload = item
+            taken += 1
+            if held is None and self.reorder_every and taken % self.reorder_every == 0:
+                held = item  # delayed: the next message overtakes it
+                continue
+            self._process(item)
+            if held is not None:
+                item, held = held, None
+                self._process(item)
+
+    def _process(self, item: tuple[str, bytes]) -> None:
+        thing, payload = item
+        try:
             try:
+                body = json.loads(payload)
+            except ValueError:
+                body = {"_raw": payload.decode(errors="replace")}
+            event = dict(body, thing=thing) if isinstance(body, dict) else {"thing": thing, "_raw": body}
+            for attempt in range(self.RETRIES + 1):
+                # The IoT rule invokes the function asynchronously: Lambda retries a failed
+                # invocation twice, then hands the event to the failure destination.
                 try:
-                    body = json.loads(payload)
-                except ValueError:
-                    body = {"_raw": payload.decode(errors="replace")}
-                event = dict(body, thing=thing) if isinstance(body, dict) else {"thing": thing, "_raw": body}
-                for attempt in range(self.RETRIES + 1):
-                    # The IoT rule invokes the function asynchronously: Lambda retries a failed
-                    # invocation twice, then hands the event to the failure destination.
-                    try:
-                        self.outcomes.append(self.handler(dict(event)))
-                        break
-                    except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge
-                        self.errors += 1
-                        if attempt == self.RETRIES:
-                            self.failed.append(event)
-            finally:
-                self.processed += 1
+                    self.outcomes.append(self.handler(dict(event)))
+                    break
+                except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge
+                    self.errors += 1
+                    if attempt == self.RETRIES:
+                        self.failed.append(event)
+        finally:
+            self.processed += 1
 
     def idle(self, timeout: float = 5, settle: float = 0.01) -> None:
         """Wait until every message that reached the bridge has been handled."""

@@ -43,6 +43,7 @@ class Faults:
     concurrent_every: int = 0  # the seat before it presses pass at the same moment, out of turn
     misread_board: str | None = None  # the first dealing table jams once on this board (round 1)
     handler_fails: int = 0  # the play handler raises on the first try of every n-th device message
+    reorder_every: int = 0  # every n-th device message is delayed until the next one has been handled
 
 
 class DemoEvent:
@@ -101,6 +102,7 @@ class DemoEvent:
         ).start()
         if self.faults.handler_fails:
             self._failing_handler(venue)
+        venue.bridge.reorder_every = self.faults.reorder_every
         try:
             api = ApiClient(state_dir=self.work / "venue")
             self._register(api, venue)
