@@ -243,18 +243,23 @@ def test_anti_spring_when_the_landlord_played_only_its_first_lead():
     assert result["scores"] == [-96, 48, 48]
 
 
+# Seed 001, appendix 1: bid 3, defender 1 doubled, the landlord redoubled, the landlord led once and
+# never again (anti-spring), one rocket and one bomb, the defenders won.
+SEED_EXAMPLE = dict(
+    bid=3,
+    landlord=0,
+    defenders_won=True,
+    bombs=1,
+    rockets=1,
+    spring=False,
+    anti_spring=True,
+    doubled=[False, True, False],
+    redoubled=True,
+)
+
+
 def test_the_seed_example_scores_exactly():
-    assert scores(
-        bid=3,
-        landlord=0,
-        defenders_won=True,
-        bombs=1,
-        rockets=1,
-        spring=False,
-        anti_spring=True,
-        doubled=[False, True, False],
-        redoubled=True,
-    ) == [-120, 96, 24]
+    assert scores(**SEED_EXAMPLE) == [-120, 96, 24]
 
 
 @pytest.mark.parametrize(
@@ -269,17 +274,7 @@ def test_the_seed_example_scores_exactly():
     ],
 )
 def test_impossible_score_inputs_are_refused(change, message):
-    args = dict(
-        bid=3,
-        landlord=0,
-        defenders_won=True,
-        bombs=1,
-        rockets=1,
-        spring=False,
-        anti_spring=True,
-        doubled=[False, True, False],
-        redoubled=True,
-    )
+    args = SEED_EXAMPLE
     with pytest.raises(DeckhandError, match=message):
         scores(**{**args, **change})
 
