@@ -191,10 +191,15 @@ class DemoEvent:
             for device in self.devices:
                 device.step()
 
+        def unsettled() -> list[str]:
+            return [d.thing for d in self.devices if not d.settled(venue.sent.views, venue.sent.deals)]
+
         settle(
             step_all,
             venue.quiet,
             lambda: all(d.settled(venue.sent.views, venue.sent.deals) for d in self.devices),
+            timeout=max(120.0, 1.0 * len(self.devices)),  # connecting hundreds of devices takes a while
+            unsettled=unsettled,
         )
 
     def _play_round(self, api: ApiClient, venue: Venue, number: int) -> None:

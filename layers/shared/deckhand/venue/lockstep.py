@@ -60,6 +60,7 @@ def settle(
     devices_settled: Callable[[], bool],
     *,
     timeout: float = 120.0,
+    unsettled: Callable[[], list[str]] | None = None,
 ) -> None:
     """Step the devices until the server is idle and every device is settled (two checks in a row,
     so a message that left between them is not missed)."""
@@ -73,4 +74,5 @@ def settle(
             calm = 0
             time.sleep(0.002)
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the venue did not settle within {timeout:.0f} s")
+            waiting = f"; waiting for {', '.join(unsettled()[:5])}" if unsettled else ""
+            raise RuntimeError(f"the venue did not settle within {timeout:.0f} s{waiting}")
