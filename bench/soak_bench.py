@@ -42,6 +42,7 @@ def main() -> int:
             drop_every=40, duplicate_every=23, concurrent_every=31, misread_board="1", handler_fails=100
         ),
         log=log,
+        round_limit=3600.0,
     )
     event.run()
     print(f"Soak: {args.tables} tables, {args.rounds} rounds, {time.monotonic() - started:.0f} s")

@@ -61,6 +61,7 @@ class DemoEvent:
         dealers: int = 1,
         log: IO[str],
         faults: Faults | None = None,
+        round_limit: float = 600.0,
     ) -> None:
         self.seed = seed
         self.out = out
@@ -74,6 +75,7 @@ class DemoEvent:
         self.dealers = dealers
         self.log = log
         self.faults = faults or Faults()
+        self.round_limit = round_limit  # wall seconds a round may take before the run gives up
         self.actions = 0
         self.injected = {"drops": 0, "duplicates": 0, "concurrent": 0, "handler_failures": 0}
         self.clock = SimulatedClock(int(time.time()) * 1000)
@@ -207,7 +209,7 @@ class DemoEvent:
         api.request("POST", "/events/demo/rounds")
         self.say(f"Round {number}: dealt; commitment published.")
         last_report = 0.0
-        deadline = time.monotonic() + 600
+        deadline = time.monotonic() + self.round_limit
         self._settle(venue)
         while time.monotonic() < deadline:
             due = [h for h in self.handsets if h.due(self.tick)]
@@ -227,7 +229,7 @@ class DemoEvent:
             self.clock.advance()
             self.tick += 1
         else:
-            raise RuntimeError(f"round {number} did not finish in 10 minutes")
+            raise RuntimeError(f"round {number} did not finish in {self.round_limit:.0f} s")
         status = api.request("GET", f"/events/demo/rounds/{number}")
         self._progress(status)
         standings = api.request("GET", "/events/demo/standings")["standings"]
