@@ -11,10 +11,12 @@ from typing import Any, NamedTuple
 
 from .bigtwo import RULESET as BIGTWO
 from .bigtwo.board import BigTwoBoard
+from .bigtwo.board import SeatView as BigTwoView
 from .bigtwo.bot import BigTwoBot
 from .doudizhu import DEALS_PER_BOARD
 from .doudizhu import RULESET as DOUDIZHU
 from .doudizhu.board import DouDizhuBoard
+from .doudizhu.board import SeatView as DouDizhuView
 from .doudizhu.bot import DouDizhuBot
 from .engine import Action, Board
 from .errors import DeckhandError
@@ -40,38 +42,35 @@ class Game(NamedTuple):
         return (54 if self.jokers else 52) * self.decks
 
 
-def _bigtwo_bot() -> Callable[[Board, int], Action | None]:
-    bot = BigTwoBot("steady")
+def _board_bot(
+    make: Callable[[str], Any], board_type: type
+) -> Callable[[], Callable[[Board, int], Action | None]]:
+    """The AI seats' decider: the game's bot (steady style) on the seat's view of the board."""
 
-    def decide(board: Board, seat: int) -> Action | None:
-        assert isinstance(board, BigTwoBoard)
-        return bot.decide(board.seat_view(seat))
+    def factory() -> Callable[[Board, int], Action | None]:
+        bot = make("steady")
 
-    return decide
+        def decide(board: Board, seat: int) -> Action | None:
+            assert isinstance(board, board_type)
+            engine: Any = board  # the board type above offers seat_view
+            result: Action | None = bot.decide(engine.seat_view(seat))
+            return result
 
+        return decide
 
-def _doudizhu_bot() -> Callable[[Board, int], Action | None]:
-    bot = DouDizhuBot("steady")
-
-    def decide(board: Board, seat: int) -> Action | None:
-        assert isinstance(board, DouDizhuBoard)
-        return bot.decide(board.seat_view(seat))
-
-    return decide
-
-
-def _bigtwo_view_bot(style: str) -> Callable[[dict[str, Any]], Action | None]:
-    from .bigtwo.board import SeatView
-
-    bot = BigTwoBot(style)
-    return lambda view: bot.decide(SeatView.from_dict(view))
+    return factory
 
 
-def _doudizhu_view_bot(style: str) -> Callable[[dict[str, Any]], Action | None]:
-    from .doudizhu.board import SeatView
+def _view_bot(
+    make: Callable[[str], Any], view_type: Any
+) -> Callable[[str], Callable[[dict[str, Any]], Action | None]]:
+    """A simulated handset's decider: the game's bot on a device's view (JSON)."""
 
-    bot = DouDizhuBot(style)
-    return lambda view: bot.decide(SeatView.from_dict(view))
+    def factory(style: str) -> Callable[[dict[str, Any]], Action | None]:
+        bot = make(style)
+        return lambda view: bot.decide(view_type.from_dict(view))
+
+    return factory
 
 
 GAMES: dict[str, Game] = {
@@ -83,9 +82,9 @@ GAMES: dict[str, Game] = {
         jokers=False,
         new_board=BigTwoBoard.from_order,
         load_board=BigTwoBoard.from_json,
-        bot=_bigtwo_bot,
+        bot=_board_bot(BigTwoBot, BigTwoBoard),
         decision_ms=10_000,
-        view_bot=_bigtwo_view_bot,
+        view_bot=_view_bot(BigTwoBot, BigTwoView),
     ),
     DOUDIZHU: Game(
         ruleset=DOUDIZHU,
@@ -95,11 +94,11 @@ GAMES: dict[str, Game] = {
         jokers=True,
         new_board=DouDizhuBoard.from_order,
         load_board=DouDizhuBoard.from_json,
-        bot=_doudizhu_bot,
+        bot=_board_bot(DouDizhuBot, DouDizhuBoard),
         decision_ms=10_000,  # RULES.md §3: 10 s per doubling choice
         deals_per_board=DEALS_PER_BOARD,
         kitty=3,
-        view_bot=_doudizhu_view_bot,
+        view_bot=_view_bot(DouDizhuBot, DouDizhuView),
     ),
 }
 
