@@ -1,10 +1,14 @@
-"""Play path through the local venue: a device publishes an action → the bridge → the play handler →
-moto's DynamoDB server → every device of the table has its new view. Median and p99 at 1, 16 and 64
-concurrent tables, and sustained plays per second.
+"""Play path through the local venue: a device publishes an action → the broker → the bridge → the
+play handler → moto's DynamoDB server → every device of the table has its new view. Median and p99
+at 1, 16 and 64 concurrent tables, and sustained plays per second.
 
-Run with ``make bench-platform`` (or ``python bench/playpath_bench.py [--tables 1 16 64]``). Each table
-is driven by one MQTT client holding its four seats' topics, playing as soon as the last action's
-views have all arrived (closed loop). Prints figures; asserts nothing.
+Run with ``make bench-platform`` (or ``python bench/playpath_bench.py [--tables 1 16 64] [--think S]``).
+The venue runs as ``deckhand venue`` in its own process, as it does at a venue; this process holds
+the devices: one MQTT client per table with its four seats' topics. A table's next play comes a
+think time after all four of its views arrived: uniform between 0 and twice ``--think`` (default 2 s,
+quicker than people play), so the tables do not act in step. ``--think 0`` plays as soon as the views
+arrive (closed loop): the plays per second of that row is the venue's capacity. Prints figures;
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -12,38 +16,42 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 from deckhand.cards import format_cards
 from deckhand.cli.organiser import ApiClient
 from deckhand.games import game
+from deckhand.venue.bridge import new_client
 from deckhand.venue.demo import free_port
-from deckhand.venue.local import Venue
-from paho.mqtt.enums import CallbackAPIVersion
+from deckhand.venue.mosquitto import find_mosquitto
 
 
 class TableDriver:
     """Four seats' devices in one client: acts for whoever's turn it is once the table is up to date."""
 
-    def __init__(self, table: str, port: int, latencies: list[float], lock: threading.Lock) -> None:
+    def __init__(
+        self, table: str, port: int, think: float, latencies: list[float], lock: threading.Lock
+    ) -> None:
         self.things = [f"pp-{table}-{s}" for s in range(4)]
         self.views: dict[int, dict[str, Any]] = {}
         self.sent_at: float | None = None
         self.after: tuple[str, int] | None = None
+        self.think = think
+        self.random = random.Random(table)
         self.latencies = latencies
         self.lock = lock
         self.counter = 0
         self.boards_done = 0
         self.bot = game("bigtwo-2017").view_bot("steady")
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=f"pp-{table}", protocol=mqtt.MQTTv311
-        )
+        self.client = new_client(f"pp-{table}")
         self.client.on_message = self.on_message
         self.client.connect("127.0.0.1", port)
         for thing in self.things:
@@ -68,11 +76,17 @@ class TableDriver:
             with self.lock:
                 self.latencies.append(time.perf_counter() - self.sent_at)  # type: ignore[operator]
         self.after = key
-        view = self.views[0]
-        if view["st"] == "ended":
+        if self.views[0]["st"] == "ended":
             self.boards_done += 1
             return
-        for seat, v in sorted(self.views.items()):
+        views = dict(self.views)
+        if self.think:
+            threading.Timer(self.random.uniform(0, 2 * self.think), self.play, (views,)).start()
+        else:
+            self.play(views)
+
+    def play(self, views: dict[int, dict[str, Any]]) -> None:
+        for seat, v in sorted(views.items()):
             action = self.bot(v["view"])
             if action is None:
                 continue
@@ -83,7 +97,7 @@ class TableDriver:
             if action.kind in ("show", "double", "bid"):
                 body["v"] = action.value
             self.sent_at = time.perf_counter()
-            client.publish(f"dh/{self.things[seat]}/up", json.dumps(body), qos=1)
+            self.client.publish(f"dh/{self.things[seat]}/up", json.dumps(body), qos=1)
             return
 
     def close(self) -> None:
@@ -91,12 +105,38 @@ class TableDriver:
         self.client.disconnect()
 
 
-def run(tables: int, boards: int) -> dict[str, float]:
-    work = Path(tempfile.mkdtemp(prefix="deckhand-playpath-"))
-    venue = Venue(dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=work).start()
+def start_venue(state: Path, broker: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    """``deckhand venue`` in a process of its own; returns it and its MQTT port once the API is up."""
+    mqtt_port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deckhand.cli.main", "venue", "--state", str(state)]
+        + [
+            "--dynamodb-port",
+            str(free_port()),
+            "--mqtt-port",
+            str(mqtt_port),
+            "--http-port",
+            str(free_port()),
+        ]
+        + ["--broker", broker, "--bridge-workers", str(workers)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not (state / "venue.json").exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the venue did not start: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        time.sleep(0.1)
+    return process, mqtt_port
+
+
+def run(tables: int, boards: int, think: float, broker: str, workers: int) -> dict[str, float]:
+    state = Path(tempfile.mkdtemp(prefix="deckhand-playpath-"))
+    venue, mqtt_port = start_venue(state, broker, workers)
     drivers: list[TableDriver] = []
     try:
-        api = ApiClient(state_dir=work)
+        api = ApiClient(state_dir=state)
         api.request(
             "POST",
             "/events",
@@ -120,41 +160,56 @@ def run(tables: int, boards: int) -> dict[str, float]:
         )
         latencies: list[float] = []
         lock = threading.Lock()
-        drivers = [TableDriver(f"T{t}", venue.mqtt_port, latencies, lock) for t in range(tables)]
+        drivers = [TableDriver(f"T{t}", mqtt_port, think, latencies, lock) for t in range(tables)]
         time.sleep(0.5)  # subscriptions in place
         start = time.perf_counter()
         api.request("POST", "/events/pp/rounds")
-        deadline = start + 600
+        deadline = start + 1800
         while time.perf_counter() < deadline and any(d.boards_done < boards for d in drivers):
             time.sleep(0.05)
         elapsed = time.perf_counter() - start
         ordered = sorted(latencies)
         return {
-            "tables": tables,
             "plays": len(ordered),
             "median_ms": statistics.median(ordered) * 1000,
-            "p99_ms": ordered[int(len(ordered) * 0.99) - 1] * 1000,
+            "p99_ms": ordered[max(0, int(len(ordered) * 0.99) - 1)] * 1000,
             "per_second": len(ordered) / elapsed,
         }
     finally:
         for d in drivers:
             d.close()
-        venue.stop()
+        venue.terminate()
+        venue.wait(30)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 16, 64])
-    parser.add_argument("--boards", type=int, default=2, help="boards each table plays")
+    parser.add_argument("--boards", type=int, default=1, help="boards each table plays")
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a table's next play")
+    parser.add_argument(
+        "--capacity", type=int, default=64, help="tables of the closed-loop row (0: no such row)"
+    )
+    parser.add_argument("--workers", type=int, default=4, help="the bridge's workers")
+    parser.add_argument(
+        "--broker", nargs="+", default=["embedded", "mosquitto"], help="brokers to measure (if installed)"
+    )
     args = parser.parse_args()
+    brokers = [b for b in args.broker if b != "mosquitto" or find_mosquitto()]
     print("Play path through the local venue: publish → all four views of the table updated (ms)")
-    print(f"  {'tables':>6} {'plays':>7} {'median':>8} {'p99':>8} {'plays/s':>9}")
-    for tables in args.tables:
-        r = run(tables, args.boards)
-        print(
-            f"  {tables:>6} {r['plays']:>7.0f} {r['median_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['per_second']:>9.1f}",
-            flush=True,
-        )
+    print(f"  bridge workers {args.workers}; think time: mean {args.think} s (0 = closed loop)")
+    print(
+        f"  {'broker':>9} {'tables':>6} {'think s':>7} {'plays':>7} {'median':>8} {'p99':>8} {'plays/s':>9}"
+    )
+    for broker in brokers:
+        rows = [(t, args.think) for t in args.tables] + ([(args.capacity, 0.0)] if args.capacity else [])
+        for tables, think in rows:
+            r = run(tables, args.boards, think, broker, args.workers)
+            print(
+                f"  {broker:>9} {tables:>6} {think:>7.1f} {r['plays']:>7.0f} {r['median_ms']:>8.1f}"
+                f" {r['p99_ms']:>8.1f} {r['per_second']:>9.1f}",
+                flush=True,
+            )
     return 0
 
 

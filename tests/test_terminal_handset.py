@@ -198,8 +198,9 @@ def test_ctrl_c_stops_the_venue_cleanly_and_saves_its_data(tmp_path):
     assert "stopping" in out and "Traceback" not in err
     assert not (tmp_path / "venue.json").exists()  # no stale pointer to a venue that is gone
     assert isinstance(json.loads((tmp_path / "table.json").read_text()), list)
-    for port in ports:  # every port is free again
+    for port in ports:  # no listener is left on any port (connections closing in TIME_WAIT may be)
         import socket
 
         with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", port))

@@ -12,6 +12,7 @@ from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
 from deckhand.games import game
 from deckhand.venue.demo import DemoEvent, Faults
+from deckhand.venue.mosquitto import find_mosquitto
 
 # 7 players at 2 tables (an AI seat at each), both with a dealing table, 2 rounds of 1 board.
 SMALL = {"seed": "ci-venue", "players": 7, "tables": 2, "groups": 1, "rounds": 2, "boards": 1, "dealers": 2}
@@ -187,3 +188,12 @@ def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path):
     assert all(len(b.results) == 6 and {r.seat for r in b.results} == {0, 1, 2} for b in boards)
     assert standings_document(*standings(boards, ruleset)) == document["standings"]
     assert "Dou Dizhu" in log.getvalue() and "Final standings" in log.getvalue()
+
+
+@pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed (.ci/run installs it)")
+def test_the_venue_runs_the_same_event_on_mosquitto(small_event, tmp_path):
+    """``--broker mosquitto``: the same seed gives the same event as on the embedded broker."""
+    _, clean, _ = small_event
+    document = DemoEvent(**SMALL, out=tmp_path, log=io.StringIO(), broker="mosquitto").run()
+    assert document["results"] == clean["results"]
+    assert document["standings"] == clean["standings"]

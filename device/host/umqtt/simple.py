@@ -3,10 +3,16 @@
 Same calls and the same blocking behaviour as on the device: ``publish(qos=1)`` returns once the
 broker acknowledged; ``check_msg`` delivers what has arrived to the callback in the caller's thread;
 a dead link raises OSError. ``drop()`` cuts the link abruptly, for fault tests.
+
+The network is driven with ``poll()`` on the one socket, not paho's ``loop()``: that uses
+``select()``, which fails past descriptor 1,024 (hundreds of simulated devices in one process), and
+opens a socket pair per client. Small messages leave at once (TCP_NODELAY), as on lwIP.
 """
 
 from __future__ import annotations
 
+import select
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -45,10 +51,29 @@ class MQTTClient:
     def _loop(self, timeout: float = 0.0) -> None:
         if self._dead or self._client is None:
             raise OSError(-1)
-        rc = self._client.loop(timeout=timeout)
+        rc = self._network(timeout)
         if rc != mqtt.MQTT_ERR_SUCCESS:
             self._dead = True
             raise OSError(rc)
+
+    def _network(self, timeout: float) -> int:
+        """One round of paho's external loop: wait for the socket, read, write, keep alive."""
+        client = self._client
+        sock = client.socket()
+        if sock is None:
+            return mqtt.MQTT_ERR_NO_CONN
+        poller = select.poll()
+        poller.register(sock, select.POLLIN | (select.POLLOUT if client.want_write() else 0))
+        for _, flags in poller.poll(int(timeout * 1000)):
+            if flags & (select.POLLIN | select.POLLERR | select.POLLHUP):
+                rc = client.loop_read()
+                if rc or client.socket() is None:
+                    return rc or mqtt.MQTT_ERR_CONN_LOST
+            if flags & select.POLLOUT:
+                rc = client.loop_write()
+                if rc:
+                    return rc
+        return client.loop_misc()
 
     def connect(self, clean_session: bool = True) -> int:
         client = mqtt.Client(
@@ -60,6 +85,7 @@ class MQTTClient:
         client.on_message = lambda c, u, m: self._inbox.append((m.topic.encode(), m.payload))
         client.on_publish = lambda c, u, mid, rc, props: self._acked.add(mid)
         client.on_subscribe = lambda c, u, mid, rcs, props: self._acked.add(mid)
+        client.on_socket_open = lambda c, u, sock: sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             client.connect(self.server, self.port, keepalive=self.keepalive)
         except (ConnectionError, OSError) as exc:

@@ -7,3 +7,7 @@ class DeckhandError(ValueError):
 
 class CardError(DeckhandError):
     """A card token, card set or hand that breaks the card rules of the game."""
+
+
+class VenueStartError(DeckhandError):
+    """A part of the local venue could not start (a port in use, a broker not installed)."""

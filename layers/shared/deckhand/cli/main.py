@@ -9,6 +9,25 @@ from ..errors import DeckhandError
 from . import competition, rules
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
+
+
+def add_broker_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--broker",
+        choices=("embedded", "mosquitto"),
+        default="embedded",
+        help="MQTT broker: embedded (default, nothing to install) or mosquitto (installed separately)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deckhand", description="Run competitive card-game events.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -68,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_venue.add_argument("--http-port", type=int, default=8080)
     p_venue.add_argument("--state", default=".deckhand", help="state folder (token, persisted data)")
     p_venue.add_argument("--persist", action="store_true", help="save the data on exit and load it on start")
+    add_broker_option(p_venue)
+    p_venue.add_argument(
+        "--bridge-workers", type=positive_int, default=4, help="device messages handled at once (default 4)"
+    )
 
     p_handset = sub.add_parser("handset", help="play a seat from this terminal: a handset for a person")
     p_handset.add_argument(
@@ -95,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--groups", type=int, default=2)
     p_demo.add_argument("--rounds", type=int, default=3)
     p_demo.add_argument("--boards", type=int, default=4)
+    add_broker_option(p_demo)
 
     p_engine = sub.add_parser(
         "engine-demo", help="the Big Two engine alone: bots at two tables, every trick printed"
@@ -154,6 +178,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             rounds=args.rounds,
             boards=args.boards,
             log=sys.stdout,
+            broker=args.broker,
         ).run()
         return 0
     if args.command == "engine-demo":

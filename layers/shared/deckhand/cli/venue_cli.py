@@ -26,10 +26,14 @@ def run_venue(args: argparse.Namespace) -> int:
         http_port=args.http_port,
         state_dir=Path(args.state),
         persist=args.persist,
+        broker=args.broker,
+        bridge_workers=args.bridge_workers,
     ).start()
     print("Deckhand venue running on 127.0.0.1 (Ctrl-C stops it)")
     print(f"  organiser API  {venue.api_url}   (token in {Path(args.state) / 'venue.json'})")
-    print(f"  MQTT broker    127.0.0.1:{venue.mqtt_port}   devices use dh/<thing>/up and dh/<thing>/down")
+    print(
+        f"  MQTT broker    127.0.0.1:{venue.mqtt_port}   ({args.broker}) devices use dh/<thing>/up and dh/<thing>/down"
+    )
     print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table}")
     if args.persist:
         print(f"  data is saved to {venue.data_file} on exit and loaded on start")

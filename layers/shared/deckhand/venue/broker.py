@@ -9,6 +9,8 @@ import threading
 import warnings
 from typing import Any
 
+from ..errors import VenueStartError
+
 
 class EmbeddedBroker:
     def __init__(self, port: int = 1883, host: str = "127.0.0.1") -> None:
@@ -22,7 +24,7 @@ class EmbeddedBroker:
         from amqtt.broker import Broker
 
         for name in ("amqtt", "transitions"):
-            logging.getLogger(name).setLevel(logging.ERROR)
+            logging.getLogger(name).setLevel(logging.CRITICAL)  # a failed start is reported by us
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
             "sys_interval": 0,
@@ -49,9 +51,9 @@ class EmbeddedBroker:
         self._thread = threading.Thread(target=run, name="mqtt-broker", daemon=True)
         self._thread.start()
         if not started.wait(timeout):
-            raise RuntimeError(f"MQTT broker did not start on {self.host}:{self.port}")
+            raise VenueStartError(f"MQTT broker did not start on {self.host}:{self.port}")
         if failure:
-            raise RuntimeError(f"MQTT broker could not start on {self.host}:{self.port}: {failure[0]}")
+            raise VenueStartError(f"MQTT broker could not start on {self.host}:{self.port}: {failure[0]}")
         return self
 
     def stop(self, timeout: float = 3) -> None:

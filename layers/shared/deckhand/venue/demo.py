@@ -11,6 +11,7 @@ import json
 import shutil
 import socket
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,7 @@ class DemoEvent:
         log: IO[str],
         faults: Faults | None = None,
         round_limit: float = 600.0,
+        broker: str = "embedded",
     ) -> None:
         self.seed = seed
         self.out = out
@@ -76,6 +78,7 @@ class DemoEvent:
         self.log = log
         self.faults = faults or Faults()
         self.round_limit = round_limit  # wall seconds a round may take before the run gives up
+        self.broker = broker
         self.actions = 0
         self.injected = {"drops": 0, "duplicates": 0, "concurrent": 0, "handler_failures": 0}
         self.clock = SimulatedClock(int(time.time()) * 1000)
@@ -100,7 +103,11 @@ class DemoEvent:
         self.say("Starting the local venue: DynamoDB (moto server), MQTT broker, bridge, API, timers …")
         set_clock(self.clock.now)
         venue = Venue(
-            dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=self.work / "venue"
+            dynamodb_port=free_port(),
+            mqtt_port=free_port(),
+            http_port=0,
+            state_dir=self.work / "venue",
+            broker=self.broker,
         ).start()
         if self.faults.handler_fails:
             self._failing_handler(venue)
@@ -241,16 +248,18 @@ class DemoEvent:
         the bridge retries it as Lambda retries an asynchronous invocation."""
         handler = venue.bridge.handler
         seen: set[tuple[Any, Any]] = set()
-        failed: set[tuple[Any, Any]] = set()
+        lock = threading.Lock()  # the bridge's workers call this at once
 
         def flaky(event: dict[str, Any]) -> dict[str, Any]:
             key = (event.get("thing"), event.get("msg"))
-            if key not in seen:
+            with lock:
+                first = key not in seen
                 seen.add(key)
-                if len(seen) % self.faults.handler_fails == 0:
-                    failed.add(key)
+                fail = first and len(seen) % self.faults.handler_fails == 0
+                if fail:
                     self.injected["handler_failures"] += 1
-                    raise RuntimeError("injected failure on the first try")
+            if fail:
+                raise RuntimeError("injected failure on the first try")
             return handler(event)
 
         venue.bridge.handler = flaky

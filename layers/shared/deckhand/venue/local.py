@@ -1,8 +1,8 @@
 """``deckhand venue``: the whole system on one machine, each part on 127.0.0.1.
 
-moto's server (in its own process) is the DynamoDB endpoint (the table made from template.yaml), an embedded broker
-carries MQTT, the bridge does what the IoT rule does, the Lambda handlers run in-process, the timers
-sweep every second, and an HTTP adapter serves the organiser API.
+moto's server (in its own process) is the DynamoDB endpoint (the table made from template.yaml), an
+embedded broker (or mosquitto) carries MQTT, the bridge does what the IoT rule does, the Lambda
+handlers run in-process, the timers sweep every second, and an HTTP adapter serves the organiser API.
 """
 
 from __future__ import annotations
@@ -24,10 +24,21 @@ from .broker import EmbeddedBroker
 from .http_adapter import ApiServer
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .lockstep import LastSent
+from .mosquitto import MosquittoBroker
 from .motoserver import MotoServer
 from .tables import create_table, export_items, import_items
 
 REGION = "us-east-1"
+BROKERS = ("embedded", "mosquitto")
+BRIDGE_WORKERS = 4
+
+
+def table_of(thing: str) -> str:
+    """The table a thing is at (cached assignment), so the bridge keeps one table's messages in order."""
+    from ..service.events import get_device
+
+    device = get_device(thing)
+    return thing if device is None else f"{device.event_id}/{device.table}"
 
 
 class Venue:
@@ -41,7 +52,11 @@ class Venue:
         persist: bool = False,
         table: str = "deckhand-local",
         sweep_seconds: float = 1.0,
+        broker: str = "embedded",
+        bridge_workers: int = BRIDGE_WORKERS,
     ) -> None:
+        if broker not in BROKERS:
+            raise ValueError(f"broker {broker!r}: one of {', '.join(BROKERS)}")
         self.dynamodb_port = dynamodb_port
         self.mqtt_port = mqtt_port
         self.http_port = http_port
@@ -49,6 +64,8 @@ class Venue:
         self.persist = persist
         self.table = table
         self.sweep_seconds = sweep_seconds
+        self.broker_kind = broker
+        self.bridge_workers = bridge_workers
         self.token = secrets.token_urlsafe(24)
         self._stop = threading.Event()
         self._parts: list[Any] = []
@@ -62,6 +79,15 @@ class Venue:
         return self.state_dir / "table.json"
 
     def start(self) -> Venue:
+        try:
+            return self._start()
+        except BaseException:
+            for part in reversed(self._parts):  # nothing is left running when a part cannot start
+                with contextlib.suppress(Exception):
+                    part.stop()
+            raise
+
+    def _start(self) -> Venue:
         os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
         os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
         os.environ["AWS_DEFAULT_REGION"] = REGION
@@ -78,14 +104,20 @@ class Venue:
         if self.persist and self.data_file.exists():
             import_items(self.dynamodb, self.table, json.loads(self.data_file.read_text()))
 
-        self.broker = EmbeddedBroker(self.mqtt_port).start()
+        broker_class = MosquittoBroker if self.broker_kind == "mosquitto" else EmbeddedBroker
+        self.broker = broker_class(self.mqtt_port).start()
+        self._parts.append(self.broker)
         self.handlers = load_handlers()
         self.invoker = AsyncInvoker(self.handlers)
         self.publisher_client = mqtt_client("server-publisher", "127.0.0.1", self.mqtt_port)
         self.sent = LastSent(MqttPublisher(self.publisher_client))
         context.set_runtime(Runtime(self.sent, self.invoker))
         self.bridge = Bridge(
-            "127.0.0.1", self.mqtt_port, lambda event: call(self.handlers["play"], "play", event)
+            "127.0.0.1",
+            self.mqtt_port,
+            lambda event: call(self.handlers["play"], "play", event),
+            workers=self.bridge_workers,
+            route=table_of,
         )
         self.api = ApiServer(
             lambda event: call(self.handlers["api"], "api", event), self.token, port=self.http_port

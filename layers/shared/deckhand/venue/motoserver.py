@@ -3,10 +3,11 @@ server gets the machine's other one (in one process both would share one interpr
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import time
+
+from ..errors import VenueStartError
+from .processes import stop_process, wait_listening
 
 
 class MotoServer:
@@ -21,25 +22,13 @@ class MotoServer:
             stdout=subprocess.DEVNULL,  # it logs every request
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"moto's server exited at start (is port {self.port} free?)")
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"moto's server did not listen on {self.host}:{self.port} within {timeout:.0f} s")
+        try:
+            wait_listening(self.process, self.host, self.port, timeout, "moto's server")
+        except VenueStartError:
+            self.process = None
+            raise
+        return self
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
