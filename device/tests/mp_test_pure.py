@@ -198,6 +198,30 @@ def test_handset_selects_plays_and_waits_for_the_answer():
     assert app.ready() and app.message["r"] == 2
 
 
+def test_an_answer_without_a_version_never_leaves_the_handset_waiting():
+    # Regression (soak): round 1's last action left the version 63; in round 2 the first action's
+    # ack was lost with the link and the resend was answered without a version, so the handset
+    # waited for a view of version 63 of the new board for ever.
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(view(version=62))
+    app.on_input("pass")
+    app.on_message({"t": "ack", "msg": "hs-1", "v": 63})
+    round_two = view(version=5)
+    round_two["r"] = 2
+    app.on_message(round_two)
+    app.on_input("pass")
+    app.on_message({"t": "ack", "msg": "hs-2", "dup": True})
+    after = view(version=6)
+    after["r"] = 2
+    app.on_message(after)
+    assert app.ready()
+    app.on_input("pass")
+    app.on_message({"t": "reject", "msg": "hs-3", "code": "not_your_turn", "why": "seat 1 to act"})
+    assert app.ready()  # a refused action changed nothing: the view shown is current
+
+
 def test_dealer_deals_checks_and_reports():
     hal, conn = Hal(), Conn()
     app = Dealer(hal, protocol.MessageIds("dl", MemStore()))

@@ -124,5 +124,8 @@ class Handset:
         self.rejection = None
         self.awaiting = message["msg"]
         self.acked_board = (self.message["r"], message["board"]) if self.message else None
+        # Versions of this board only: a version left from an earlier board would hold back every
+        # view of this one if the answer carries none (a refusal, an old server's duplicate ack).
+        self.acked_version = self.message["v"] if self.message else 0
         if self.conn is not None:
             self.conn.send(message)

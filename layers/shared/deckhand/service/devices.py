@@ -166,8 +166,10 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
 
 
 def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[str, Any]:
-    """Acknowledge again, resend the sender's view; an ended board is (idempotently) scored again."""
-    result = _ack(rt, thing, msg, duplicate=True)
+    """Acknowledge again, resend the sender's view; an ended board is (idempotently) scored again.
+    The ack carries the board's version, that of the view resent with it: the first ack may have
+    been lost with the link, and the handset waits for a view at least that recent."""
+    result = _ack(rt, thing, msg, duplicate=True, version=item.version)
     seat = next((s for s, t in enumerate(item.devices) if t == thing), None)
     if seat is not None:
         tableboard.publish_views(rt.publisher, item, only_seat=seat)
