@@ -2,7 +2,8 @@
 messages and API bodies), printing what the server answered. Zero unhandled exceptions and zero state
 changes from refused input, or it fails with the case.
 
-Run with ``make bench-fuzz`` (about half an hour on this machine) or ``python bench/fuzz_bench.py [N]``.
+Run with ``make bench-fuzz`` or ``python bench/fuzz_bench.py [N]``. Each property runs on its own and
+prints its counts and time when it finishes.
 """
 
 from __future__ import annotations
@@ -10,36 +11,37 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+PROPERTIES = {"device messages": "fuzzed_device_messages", "API bodies": "fuzzed_api_bodies"}
 
 
 def main() -> int:
     examples = sys.argv[1] if len(sys.argv) > 1 else "10000"
-    print(f"Fuzzing with {examples} cases each (device messages, API bodies) …", flush=True)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-s",
-            "-p",
-            "no:cacheprovider",
-            str(ROOT / "tests" / "test_fuzz.py"),
-        ],
-        env={**os.environ, "FUZZ_EXAMPLES": examples, "POWERTOOLS_METRICS_DISABLED": "true"},
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    for line in proc.stdout.splitlines():
-        if line.startswith(("device messages:", "API bodies:")) or " passed" in line or " failed" in line:
-            print(" ", line)
-    if proc.returncode:
-        print(proc.stdout[-4000:], proc.stderr[-2000:], file=sys.stderr)
-    return proc.returncode
+    print(f"Fuzzing with {examples} cases each ({', '.join(PROPERTIES)}) …", flush=True)
+    failed = 0
+    for name, selector in PROPERTIES.items():
+        started = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-k", selector]
+            + [str(ROOT / "tests" / "test_fuzz.py")],
+            env={**os.environ, "FUZZ_EXAMPLES": examples, "POWERTOOLS_METRICS_DISABLED": "true"},
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        elapsed = time.monotonic() - started
+        tally = [line for line in proc.stdout.splitlines() if line.startswith(f"{name}:")]
+        verdict = "passed" if proc.returncode == 0 else "FAILED"
+        print(f"  {name}: {verdict} in {elapsed:.0f} s ({elapsed / int(examples) * 1000:.0f} ms a case)")
+        for line in tally:
+            print("   ", line)
+        if proc.returncode:
+            failed += 1
+            print(proc.stdout[-4000:], proc.stderr[-2000:], file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

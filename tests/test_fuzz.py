@@ -72,6 +72,25 @@ def table_snapshot():
     return sorted(json.dumps(i, sort_keys=True) for i in items)
 
 
+def restore(snapshot):
+    """Put the table back as ``snapshot`` holds it: what an accepted case added is deleted, what it
+    changed is written back. Keeps the table (and each case's scan) the same size however many cases
+    run; without it the 10,000-case run grew the table and slowed down case after case."""
+    client, table = _client(), _Base.Meta.table_name
+    wanted = {_key(item): item for item in map(json.loads, snapshot)}
+    current = {_key(item): item for item in client.scan(TableName=table, ConsistentRead=True)["Items"]}
+    for key, item in current.items():
+        if key not in wanted:
+            client.delete_item(TableName=table, Key={"pk": item["pk"], "sk": item["sk"]})
+    for key, item in wanted.items():
+        if json.dumps(current.get(key), sort_keys=True) != json.dumps(item, sort_keys=True):
+            client.put_item(TableName=table, Item=item)
+
+
+def _key(item):
+    return item["pk"]["S"], item["sk"]["S"]
+
+
 def _client():
     if "dynamodb" not in _CLIENT:
         _CLIENT["dynamodb"] = boto3.client("dynamodb", region_name="us-east-1")
@@ -160,7 +179,6 @@ def test_fuzzed_api_bodies_get_a_client_error_never_a_crash_and_write_nothing():
             )
             def check(case):
                 route, body = case
-                before = table_snapshot()
                 event = api_event(route, body=body if isinstance(body, str) else json.dumps(body))
                 response = api.handler(event, FakeContext())
                 status = response["statusCode"]
@@ -170,8 +188,11 @@ def test_fuzzed_api_bodies_get_a_client_error_never_a_crash_and_write_nothing():
                     assert json.loads(response["body"]).get("error") or json.loads(response["body"]).get(
                         "detail"
                     )
-                    assert table_snapshot() == before
+                    assert table_snapshot() == baseline
+                else:
+                    restore(baseline)  # every case starts from the same registered event
 
+            baseline = table_snapshot()
             check()
         finally:
             context.set_runtime(None)
