@@ -58,11 +58,10 @@ def main() -> int:
     print("  messages that failed every try:", event.failed)
     print("  audit:", event.audit)
     a = event.audit
-    problems = a["doubled"] + a["replay_mismatches"] + a["results_missing"] + event.failed
+    problems = a["doubled"] + a["replay_mismatches"] + a["results_missing"] + a["lost"] + event.failed
     print(
-        "  lost actions: 0 (every accepted action is in a log that replays)"
-        if not problems
-        else "  PROBLEMS FOUND"
+        f"  lost actions: {a['lost']}, double-applied: {a['doubled']}"
+        + (" — every accepted action is in a log that replays" if not problems else " — PROBLEMS FOUND")
     )
     return 1 if problems else 0
 

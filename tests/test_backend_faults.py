@@ -260,3 +260,14 @@ def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
         "duplicate"
     )
     assert tableboard.load("cup", 1, "A", "1").version == item.version
+
+
+def test_the_audit_counts_an_accepted_action_that_no_log_holds(started):
+    from deckhand.service.audit import audit_event
+
+    b, _ = started
+    assert b.send("hs-A-2", {"t": "show", "msg": "kept-1", "board": "1", "v": 0})["status"] == "accepted"
+    audit = audit_event("cup", accepted=[("hs-A-2", "kept-1")])
+    assert audit["lost"] == audit["doubled"] == audit["replay_mismatches"] == 0
+    assert audit["device_actions"] == 1
+    assert audit_event("cup", accepted=[("hs-A-2", "kept-1"), ("hs-A-2", "never-logged")])["lost"] == 1

@@ -157,6 +157,7 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     # Every board's log replays to its stored state and result; no device action was applied twice.
     assert event.audit["boards"] == 4 and event.audit["device_actions"] > 0
     assert event.audit["doubled"] == event.audit["replay_mismatches"] == event.audit["results_missing"] == 0
+    assert event.audit["lost"] == 0  # every action the server acknowledged is in a board's log
     assert event.devices[4].misreads == 1  # the first dealing table (after table 1's four handsets)
     assert "Faults injected" in log.getvalue()
     refused = sum(event.outcomes.get(code, 0) for code in ("not_your_turn", "phase_closed", "board_over"))

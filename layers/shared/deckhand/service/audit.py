@@ -1,8 +1,10 @@
-"""An event's boards checked after the fact: every log replays to its stored state and result, and no
-device message was applied twice. Used by the fault tests and the soak benchmark."""
+"""An event's boards checked after the fact: every log replays to its stored state and result, no
+device message was applied twice, and none that was accepted is missing. Used by the fault tests and
+the soak benchmark."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
@@ -13,9 +15,10 @@ from .models import DealItem, ResultItem, event_pk, round_key
 from .rounds import get_round
 
 
-def audit_event(event_id: str) -> dict[str, Any]:
+def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
     """Counts: boards, actions logged, device actions, doubled device actions, replay mismatches,
-    ended boards without a stored result (or with a different one)."""
+    ended boards without a stored result (or with a different one), and ``lost``: the actions in
+    ``accepted`` (thing, message id: what the server acknowledged) that no board's log holds."""
     event = get_event(event_id)
     counts = {
         "boards": 0,
@@ -24,7 +27,9 @@ def audit_event(event_id: str) -> dict[str, Any]:
         "doubled": 0,
         "replay_mismatches": 0,
         "results_missing": 0,
+        "lost": 0,
     }
+    logged: set[tuple[str, str]] = set()
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
         items = tableboard.load_many(event_id, number, [(e["table"], b) for e in r.seating for b in r.boards])
@@ -39,6 +44,11 @@ def audit_event(event_id: str) -> dict[str, Any]:
                 sent = [(e["s"], e["m"]) for e in actions if "m" in e]
                 counts["device_actions"] += len(sent)
                 counts["doubled"] += len(sent) - len(set(sent))
+                for e in item.log:
+                    if "m" in e:
+                        seat = e["s"]
+                        thing = item.devices[seat] if 0 <= seat < len(item.devices) else item.dealer
+                        logged.add((thing, e["m"]))
                 deal = DealItem.get(event_pk(event_id), f"DEAL#{round_key(number)}#{item.group}#{b}")
                 replayed = tableboard.replay(item, list(deal.order))
                 if replayed.to_json() != item.state:
@@ -53,4 +63,5 @@ def audit_event(event_id: str) -> dict[str, Any]:
                         continue
                     if stored.scores != replayed.result()["scores"]:
                         counts["replay_mismatches"] += 1
+    counts["lost"] = len(set(accepted) - logged)
     return counts

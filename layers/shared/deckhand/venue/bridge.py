@@ -68,6 +68,7 @@ class Bridge:
         self.received = 0
         self.processed = 0
         self.outcomes: list[dict[str, Any]] = []
+        self.accepted: list[tuple[str, Any]] = []  # (thing, message id) of every action accepted
         self.errors = 0  # failed attempts
         self.failed: list[dict[str, Any]] = []  # events that failed every attempt (AWS: the SQS destination)
         self.reorder_every = 0  # fault injection: every n-th message is overtaken by the one after it
@@ -131,7 +132,10 @@ class Bridge:
                 # The IoT rule invokes the function asynchronously: Lambda retries a failed
                 # invocation twice, then hands the event to the failure destination.
                 try:
-                    self.outcomes.append(self.handler(dict(event)))
+                    outcome = self.handler(dict(event))
+                    self.outcomes.append(outcome)
+                    if outcome.get("status") == "accepted" and event.get("t") != "hello":
+                        self.accepted.append((thing, event.get("msg")))
                     break
                 except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge
                     with self._count:

@@ -120,7 +120,8 @@ class DemoEvent:
             result = self._finish(api)
             from ..service.audit import audit_event
 
-            self.audit = audit_event("demo")  # read straight from the venue's DynamoDB, before it stops
+            # Read straight from the venue's DynamoDB, before it stops.
+            self.audit = audit_event("demo", accepted=venue.bridge.accepted)
             self.failed = len(venue.bridge.failed)
             for outcome in venue.bridge.outcomes:
                 key = outcome.get("code") or outcome.get("status", "?")
