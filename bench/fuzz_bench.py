@@ -2,8 +2,8 @@
 messages and API bodies), printing what the server answered. Zero unhandled exceptions and zero state
 changes from refused input, or it fails with the case.
 
-Run with ``make bench-fuzz`` or ``python bench/fuzz_bench.py [N]``. Each property runs on its own and
-prints its counts and time when it finishes.
+Run with ``make bench-fuzz`` or ``python bench/fuzz_bench.py [N] [device|api]``. Each property runs
+on its own and prints its counts and time when it finishes.
 """
 
 from __future__ import annotations
@@ -15,14 +15,23 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PROPERTIES = {"device messages": "fuzzed_device_messages", "API bodies": "fuzzed_api_bodies"}
+PROPERTIES = {
+    "device": ("device messages", "fuzzed_device_messages"),
+    "api": ("API bodies", "fuzzed_api_bodies"),
+}
 
 
 def main() -> int:
     examples = sys.argv[1] if len(sys.argv) > 1 else "10000"
-    print(f"Fuzzing with {examples} cases each ({', '.join(PROPERTIES)}) …", flush=True)
+    chosen = sys.argv[2:] or list(PROPERTIES)
+    unknown = [c for c in chosen if c not in PROPERTIES]
+    if unknown or not examples.isdigit():
+        print(f"usage: fuzz_bench.py [cases] [{'|'.join(PROPERTIES)} …]", file=sys.stderr)
+        return 2
+    names = [PROPERTIES[c][0] for c in chosen]
+    print(f"Fuzzing with {examples} cases each ({', '.join(names)}) …", flush=True)
     failed = 0
-    for name, selector in PROPERTIES.items():
+    for name, selector in (PROPERTIES[c] for c in chosen):
         started = time.monotonic()
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-k", selector]
