@@ -271,3 +271,11 @@ def test_the_audit_counts_an_accepted_action_that_no_log_holds(started):
     assert audit["lost"] == audit["doubled"] == audit["replay_mismatches"] == 0
     assert audit["device_actions"] == 1
     assert audit_event("cup", accepted=[("hs-A-2", "kept-1"), ("hs-A-2", "never-logged")])["lost"] == 1
+
+
+@pytest.mark.parametrize("value", [None, "x", [1], 2.5])
+def test_a_value_on_a_pass_is_ignored_not_a_crash(started, value):
+    """Regression (fuzzing): ``"v": null`` on a pass raised TypeError in the handler."""
+    b, _ = started
+    outcome = b.send("hs-A-0", {"t": "pass", "msg": "p-1", "board": "1", "v": value})
+    assert outcome["status"] == "rejected" and outcome["code"] == "phase_closed"  # a pass in the show phase

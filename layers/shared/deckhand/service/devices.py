@@ -138,7 +138,8 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
         cards = tuple(parse_cards(message.get("cards", []), decks=g.decks, jokers=g.jokers))
     except CardError as exc:
         raise BadMessage("bad_card", str(exc)) from None
-    action = Action(seat, kind, cards, int(message.get("v", 0)))
+    # ``v`` means something only for decisions (checked in _validate); on a play or pass it is ignored.
+    action = Action(seat, kind, cards, message["v"] if kind in ("show", "double", "bid") else 0)
 
     def change(current: BoardStateItem) -> dict[str, Any] | None:
         if tableboard.find_logged(current, thing, msg):
