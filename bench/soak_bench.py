@@ -42,7 +42,12 @@ def main() -> int:
         boards=1,
         dealers=min(4, args.tables),
         faults=Faults(
-            drop_every=40, duplicate_every=23, concurrent_every=31, misread_board="1", handler_fails=100
+            drop_every=40,
+            duplicate_every=23,
+            concurrent_every=31,
+            misread_board="1",
+            handler_fails=100,
+            reorder_every=37,
         ),
         log=sys.stderr,  # the event's progress; the figures go to stdout
         round_limit=3600.0,

@@ -146,13 +146,19 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
         **SMALL,
         out=tmp_path / "out",
         faults=Faults(
-            drop_every=9, duplicate_every=5, concurrent_every=7, misread_board="1", handler_fails=11
+            drop_every=9,
+            duplicate_every=5,
+            concurrent_every=7,
+            misread_board="1",
+            handler_fails=11,
+            reorder_every=6,
         ),
         log=log,
     )
     faulty = event.run()
     assert event.injected["drops"] >= 3 and event.injected["duplicates"] >= 5
     assert event.injected["concurrent"] >= 3 and event.injected["handler_failures"] >= 5
+    assert event.injected["delayed"] >= 5 and event.injected["reordered"] >= 1
     assert event.failed == 0  # each failed first try was retried, as Lambda retries, and went through
     # Every board's log replays to its stored state and result; no device action was applied twice.
     assert event.audit["boards"] == 4 and event.audit["device_actions"] > 0

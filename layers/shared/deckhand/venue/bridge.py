@@ -72,6 +72,8 @@ class Bridge:
         self.errors = 0  # failed attempts
         self.failed: list[dict[str, Any]] = []  # events that failed every attempt (AWS: the SQS destination)
         self.reorder_every = 0  # fault injection: every n-th message is overtaken by the one after it
+        self.delayed = 0  # messages held back by that fault
+        self.overtaken = 0  # of those, the ones a later message did overtake
         self.out = mqtt_client(f"{name}-out", host, port)
         ready = threading.Event()
         self.sub = new_client(f"{name}-in")
@@ -114,10 +116,14 @@ class Bridge:
             taken += 1
             if held is None and self.reorder_every and taken % self.reorder_every == 0:
                 held = item  # delayed: the next message overtakes it
+                with self._count:
+                    self.delayed += 1
                 continue
             self._process(item)
             if held is not None:
                 item, held = held, None
+                with self._count:
+                    self.overtaken += 1
                 self._process(item)
 
     def _process(self, item: tuple[str, bytes]) -> None:

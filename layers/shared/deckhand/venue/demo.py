@@ -80,7 +80,14 @@ class DemoEvent:
         self.round_limit = round_limit  # wall seconds a round may take before the run gives up
         self.broker = broker
         self.actions = 0
-        self.injected = {"drops": 0, "duplicates": 0, "concurrent": 0, "handler_failures": 0}
+        self.injected = {
+            "drops": 0,
+            "duplicates": 0,
+            "concurrent": 0,
+            "handler_failures": 0,
+            "delayed": 0,
+            "reordered": 0,
+        }
         self.clock = SimulatedClock(int(time.time()) * 1000)
         self.tick = 0
         self.failed = 0  # device messages that failed every try (none may)
@@ -123,6 +130,8 @@ class DemoEvent:
             # Read straight from the venue's DynamoDB, before it stops.
             self.audit = audit_event("demo", accepted=venue.bridge.accepted)
             self.failed = len(venue.bridge.failed)
+            self.injected["delayed"] = venue.bridge.delayed
+            self.injected["reordered"] = venue.bridge.overtaken
             for outcome in venue.bridge.outcomes:
                 key = outcome.get("code") or outcome.get("status", "?")
                 self.outcomes[key] = self.outcomes.get(key, 0) + 1
@@ -137,7 +146,8 @@ class DemoEvent:
             self.say(
                 "Faults injected: {drops} dropped links, {duplicates} duplicate deliveries, "
                 "{concurrent} out-of-turn presses at the same moment, {handler_failures} handler "
-                "failures on a first try".format(**self.injected)
+                "failures on a first try, {delayed} messages delayed ({reordered} overtaken by a later "
+                "one)".format(**self.injected)
                 + (
                     f", a misread deal of board {self.faults.misread_board}"
                     if self.faults.misread_board
