@@ -275,7 +275,9 @@ def test_the_audit_counts_an_accepted_action_that_no_log_holds(started):
 
 @pytest.mark.parametrize("value", [None, "x", [1], 2.5])
 def test_a_value_on_a_pass_is_ignored_not_a_crash(started, value):
-    """Regression (fuzzing): ``"v": null`` on a pass raised TypeError in the handler."""
+    """Regression (fuzzing): ``"v": null`` on a pass raised TypeError in the handler. Fields a
+    message type does not have are ignored (docs/protocol.md): ``cards`` on a pass too."""
     b, _ = started
-    outcome = b.send("hs-A-0", {"t": "pass", "msg": "p-1", "board": "1", "v": value})
+    message = {"t": "pass", "msg": "p-1", "board": "1", "v": value, "cards": value}
+    outcome = b.send("hs-A-0", message)
     assert outcome["status"] == "rejected" and outcome["code"] == "phase_closed"  # a pass in the show phase

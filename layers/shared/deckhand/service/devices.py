@@ -134,11 +134,12 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
     if kind == "dealt":
         return _dealt(rt, thing, msg, item, message["cards"])
     g = game(item.ruleset)
-    try:
-        cards = tuple(parse_cards(message.get("cards", []), decks=g.decks, jokers=g.jokers))
-    except CardError as exc:
-        raise BadMessage("bad_card", str(exc)) from None
-    # ``v`` means something only for decisions (checked in _validate); on a play or pass it is ignored.
+    cards: tuple[int, ...] = ()
+    if kind == "play":  # cards belong to a play only, ``v`` to a decision only: elsewhere ignored
+        try:
+            cards = tuple(parse_cards(message["cards"], decks=g.decks, jokers=g.jokers))
+        except CardError as exc:
+            raise BadMessage("bad_card", str(exc)) from None
     action = Action(seat, kind, cards, message["v"] if kind in ("show", "double", "bid") else 0)
 
     def change(current: BoardStateItem) -> dict[str, Any] | None:
