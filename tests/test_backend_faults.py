@@ -233,6 +233,25 @@ def test_dealt_mismatch_stops_the_board_and_is_reported(started):
     assert "only 40 of 52" in short["why"]
 
 
+def test_a_misread_report_overtaken_by_the_correct_one_changes_nothing(started):
+    """Regression (fault test with reordered messages): the table's misread report and its correct
+    report after the redeal arrived the other way round, and the late misread stopped the board."""
+    b, _ = started
+    order = b.publisher.to("dealer-A")[-1]["order"]
+    misread = [*order]
+    misread[5], misread[6] = misread[6], misread[5]
+    assert (
+        b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order})["status"] == "accepted"
+    )
+    assert (
+        b.send("dealer-A", {"t": "dealt", "msg": "d1", "board": "1", "cards": misread})["status"]
+        == "accepted"
+    )
+    item = tableboard.load("cup", 1, "A", "1")
+    assert item.status == "playing" and not item.stop_reason and item.dealt_ok is True
+    assert b.send("hs-A-0", {"t": "show", "msg": "s", "board": "1", "v": 0})["status"] == "accepted"
+
+
 def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
     """The referee clears the jam and the table deals the board again: a correct report resumes play
     where it stopped, every seat gets its view again, and a second stop would need a new misread."""

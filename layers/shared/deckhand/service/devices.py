@@ -222,6 +222,10 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
 
     def change(current: BoardStateItem) -> bool:
         current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "m": msg}]
+        if problem and _dealt_correctly(current.log[:-1]):
+            # Overtaken: the table's later, correct report of this deal was handled first (messages
+            # can arrive out of order). The cards on the table are right; the stale report changes nothing.
+            return False
         current.dealt_ok = not problem
         if problem and current.status in ("playing", "waiting"):
             current.status = "stopped"
@@ -240,12 +244,24 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
         result = _ack(rt, thing, msg)
         flow.after_change(rt, item)
         return result
+    if problem and item.status != "stopped":
+        return _ack(rt, thing, msg)  # an overtaken report (above)
     if problem:
         for t in [*item.devices, item.dealer]:
             if t:
                 rt.publisher.publish(down_topic(t), {"t": "stopped", "b": item.board, "why": problem[:200]})
         return _reject(rt, thing, msg, "deal_mismatch", problem)
     return _ack(rt, thing, msg)
+
+
+def _dealt_correctly(log: list[dict[str, Any]]) -> bool:
+    """A correct report of the current deal is logged (since the last redeal)."""
+    for entry in reversed(log):
+        if entry["t"] == "redeal":
+            return False
+        if entry["t"] == "dealt" and entry.get("ok"):
+            return True
+    return False
 
 
 def _deal_problem(expected: list[int], read: list[int]) -> str:
