@@ -10,12 +10,12 @@ import platform
 import random
 import time
 
-from deckhand.bigtwo.board import BigTwoBoard
-from deckhand.bigtwo.bot import BigTwoBot
-from deckhand.bigtwo.combos import beats, classify
-from deckhand.bigtwo.legal import candidate_plays, legal_plays
-from deckhand.cards import make_deck
-from deckhand.shuffle import seeded_shuffle
+from deckhand.engines.bigtwo.board import BigTwoBoard
+from deckhand.engines.bigtwo.bot import BigTwoBot
+from deckhand.engines.bigtwo.combos import beats, classify
+from deckhand.engines.bigtwo.legal import candidate_plays, legal_plays
+from deckhand.engines.common.cards import make_deck
+from deckhand.engines.common.shuffle import seeded_shuffle
 
 
 def rate(count: int, seconds: float) -> str:

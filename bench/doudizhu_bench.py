@@ -17,9 +17,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from deckhand.cards import make_deck, rank_of
-from deckhand.doudizhu.combos import CHAIN_TOP, RANK_COUNT, classify_counts
-from deckhand.doudizhu.legal import legal_plays, rank_plays
+from deckhand.engines.common.cards import make_deck, rank_of
+from deckhand.engines.doudizhu.combos import CHAIN_TOP, RANK_COUNT, classify_counts
+from deckhand.engines.doudizhu.legal import legal_plays, rank_plays
 
 DECK = make_deck(jokers=True)
 # DouZero's rank codes: 3…14 for 3…A, 17 for 2, 20 and 30 for the jokers.

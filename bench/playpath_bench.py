@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from deckhand.cards import format_cards
 from deckhand.cli.organiser import ApiClient
-from deckhand.games import game
+from deckhand.engines.common.cards import format_cards
+from deckhand.engines.registry import game
 from deckhand.venue.bridge import new_client
 from deckhand.venue.demo import free_port
 from deckhand.venue.mosquitto import find_mosquitto

@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any
 
-from deckhand.games import game
+from deckhand.engines.registry import game
 from deckhand.service import clock, devices, models, rounds, scoring, timers
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
@@ -95,7 +95,7 @@ class DeviceBot:
             "r": msg["r"],  # as the firmware sends it: the board is read without the event
         }
         if action.kind == "play":
-            from deckhand.cards import format_cards
+            from deckhand.engines.common.cards import format_cards
 
             payload["cards"] = format_cards(action.cards)
         if action.kind in ("show", "double", "bid"):

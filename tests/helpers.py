@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from deckhand.bigtwo.board import PLAY, BigTwoBoard
-from deckhand.cards import make_deck, mask_of, parse_card, parse_cards
-from deckhand.shuffle import seeded_shuffle
+from deckhand.engines.bigtwo.board import PLAY, BigTwoBoard
+from deckhand.engines.common.cards import make_deck, mask_of, parse_card, parse_cards
+from deckhand.engines.common.shuffle import seeded_shuffle
 
 
 def cards(text: str) -> list[int]:

@@ -3,10 +3,10 @@ table, the dealing table checked against the deal in play, and a board all pass 
 
 import pytest
 from backend import Backend, DeviceBot, create_table, setup_moto_env
-from deckhand.cards import format_cards
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
-from deckhand.games import game
+from deckhand.engines.common.cards import format_cards
+from deckhand.engines.registry import game
 from deckhand.service import events, rounds, scoring, tableboard
 from deckhand.service.models import DealItem
 from moto import mock_aws

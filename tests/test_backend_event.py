@@ -4,7 +4,7 @@ import pytest
 from backend import Backend, DeviceBot, create_table, setup_moto_env
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
-from deckhand.games import game
+from deckhand.engines.registry import game
 from deckhand.service import events, rounds, scoring
 from moto import mock_aws
 

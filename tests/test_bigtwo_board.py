@@ -3,8 +3,8 @@
 import json
 
 import pytest
-from deckhand.bigtwo.board import DOUBLE, END, PLAY, SHOW, BigTwoBoard
-from deckhand.engine import Action, Rejected
+from deckhand.engines.bigtwo.board import DOUBLE, END, PLAY, SHOW, BigTwoBoard
+from deckhand.engines.contract import Action, Rejected
 from deckhand.errors import CardError, DeckhandError
 from helpers import board_in_play, card, cards, hands_with
 

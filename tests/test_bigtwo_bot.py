@@ -2,9 +2,9 @@
 
 import random
 
-from deckhand.bigtwo.board import BigTwoBoard
-from deckhand.bigtwo.bot import BigTwoBot, hand_strength
-from deckhand.engine import Action
+from deckhand.engines.bigtwo.board import BigTwoBoard
+from deckhand.engines.bigtwo.bot import BigTwoBot, hand_strength
+from deckhand.engines.contract import Action
 from helpers import board_in_play, cards, seeded_board
 
 

@@ -1,7 +1,7 @@
 """RULES.md §2: classification and comparison of Big Two combinations."""
 
 import pytest
-from deckhand.bigtwo.combos import beats, classify
+from deckhand.engines.bigtwo.combos import beats, classify
 from helpers import cards
 
 

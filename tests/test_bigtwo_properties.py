@@ -4,9 +4,9 @@ import json
 import random
 from itertools import combinations
 
-from deckhand.bigtwo.board import PLAY, BigTwoBoard, SeatView
-from deckhand.bigtwo.bot import STYLES, BigTwoBot
-from deckhand.engine import Action, Rejected
+from deckhand.engines.bigtwo.board import PLAY, BigTwoBoard, SeatView
+from deckhand.engines.bigtwo.bot import STYLES, BigTwoBot
+from deckhand.engines.contract import Action, Rejected
 from helpers import seeded_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

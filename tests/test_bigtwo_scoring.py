@@ -1,7 +1,7 @@
 """RULES.md §2 end of board: penalty bands and the zero-sum score formula."""
 
 import pytest
-from deckhand.bigtwo.scoring import penalty, scores
+from deckhand.engines.bigtwo.scoring import penalty, scores
 from deckhand.errors import DeckhandError
 
 

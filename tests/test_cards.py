@@ -1,7 +1,7 @@
 from collections import Counter
 
 import pytest
-from deckhand.cards import (
+from deckhand.engines.common.cards import (
     BLACK_JOKER,
     RED_JOKER,
     cards_of,
@@ -15,9 +15,9 @@ from deckhand.cards import (
     rank_of,
     suit_of,
 )
-from deckhand.deal import deal_round_robin
+from deckhand.engines.common.deal import deal_round_robin
+from deckhand.engines.common.shuffle import SeededStream, secure_shuffle, seeded_shuffle
 from deckhand.errors import CardError
-from deckhand.shuffle import SeededStream, secure_shuffle, seeded_shuffle
 
 
 def test_int_order_is_big_two_single_order():

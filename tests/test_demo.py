@@ -3,7 +3,7 @@
 import io
 import re
 
-from deckhand.demo import run_demo
+from deckhand.engines.bigtwo.showcase import run_demo
 
 
 def demo_text(seed="test-seed", boards=2) -> str:

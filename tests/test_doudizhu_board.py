@@ -2,12 +2,12 @@
 anti-spring, the score formula with the seed's example, and rejections that change nothing."""
 
 import pytest
-from deckhand.cards import format_cards, make_deck, parse_cards
-from deckhand.doudizhu.board import DouDizhuBoard
-from deckhand.doudizhu.scoring import scores
-from deckhand.engine import Action, Rejected
+from deckhand.engines.common.cards import format_cards, make_deck, parse_cards
+from deckhand.engines.common.shuffle import seeded_shuffle
+from deckhand.engines.contract import Action, Rejected
+from deckhand.engines.doudizhu.board import DouDizhuBoard
+from deckhand.engines.doudizhu.scoring import scores
 from deckhand.errors import DeckhandError
-from deckhand.shuffle import seeded_shuffle
 
 
 def cards(text):

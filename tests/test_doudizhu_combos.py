@@ -1,8 +1,8 @@
 """Dou Dizhu combinations and their comparison (RULES.md §3): every type, every kicker ruling."""
 
 import pytest
-from deckhand.cards import parse_cards
-from deckhand.doudizhu.combos import beats, classify
+from deckhand.engines.common.cards import parse_cards
+from deckhand.engines.doudizhu.combos import beats, classify
 
 
 def combo(text):

@@ -4,13 +4,13 @@ and deterministic bots that always finish a board."""
 
 from itertools import product
 
-from deckhand.cards import make_deck, rank_of
-from deckhand.doudizhu.board import DouDizhuBoard
-from deckhand.doudizhu.bot import DouDizhuBot
-from deckhand.doudizhu.combos import RANK_COUNT, beats, classify, classify_counts
-from deckhand.doudizhu.legal import legal_plays, rank_plays
-from deckhand.engine import Action, Rejected
-from deckhand.shuffle import seeded_shuffle
+from deckhand.engines.common.cards import make_deck, rank_of
+from deckhand.engines.common.shuffle import seeded_shuffle
+from deckhand.engines.contract import Action, Rejected
+from deckhand.engines.doudizhu.board import DouDizhuBoard
+from deckhand.engines.doudizhu.bot import DouDizhuBot
+from deckhand.engines.doudizhu.combos import RANK_COUNT, beats, classify, classify_counts
+from deckhand.engines.doudizhu.legal import legal_plays, rank_plays
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -5,9 +5,9 @@ import time
 
 import pytest
 from backend import FakeClock, create_table, setup_moto_env
-from deckhand.bigtwo.board import SeatView
-from deckhand.bigtwo.bot import BigTwoBot
-from deckhand.cards import format_cards
+from deckhand.engines.bigtwo.board import SeatView
+from deckhand.engines.bigtwo.bot import BigTwoBot
+from deckhand.engines.common.cards import format_cards
 from deckhand.service import clock, events, rounds, scoring, tableboard
 from deckhand.service.models import DealItem
 from firmware import Bridge, Device, start_broker

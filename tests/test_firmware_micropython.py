@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from deckhand.bigtwo.board import BigTwoBoard
-from deckhand.bigtwo.bot import BigTwoBot
-from deckhand.cards import make_deck
-from deckhand.shuffle import seeded_shuffle
+from deckhand.engines.bigtwo.board import BigTwoBoard
+from deckhand.engines.bigtwo.bot import BigTwoBot
+from deckhand.engines.common.cards import make_deck
+from deckhand.engines.common.shuffle import seeded_shuffle
 
 ROOT = Path(__file__).resolve().parents[1]
 MP = ROOT / "tools" / "mp"

@@ -4,11 +4,11 @@ import json
 
 import pytest
 from backend import FakeClock, create_table, setup_moto_env
-from deckhand.bigtwo.board import SeatView
-from deckhand.bigtwo.bot import BigTwoBot
-from deckhand.cards import format_cards
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
+from deckhand.engines.bigtwo.board import SeatView
+from deckhand.engines.bigtwo.bot import BigTwoBot
+from deckhand.engines.common.cards import format_cards
 from deckhand.service import clock, context
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime

@@ -11,10 +11,10 @@ import sys
 import time
 
 import pytest
-from deckhand.bigtwo.board import SeatView
-from deckhand.bigtwo.bot import BigTwoBot
-from deckhand.cards import format_cards
 from deckhand.cli.organiser import ApiClient
+from deckhand.engines.bigtwo.board import SeatView
+from deckhand.engines.bigtwo.bot import BigTwoBot
+from deckhand.engines.common.cards import format_cards
 from deckhand.venue.demo import free_port
 from deckhand.venue.local import Venue
 from deckhand.venue.terminal import CommandError, TerminalHandset, parse_card

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
-from deckhand.games import game
+from deckhand.engines.registry import game
 from deckhand.venue.demo import DemoEvent, Faults
 from deckhand.venue.mosquitto import find_mosquitto
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..engines.registry import ALIASES, DEFAULT_ALIAS, by_alias, game
 from ..errors import DeckhandError
 from . import competition, rules
 
@@ -28,12 +29,16 @@ def add_broker_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def game_has_showcase(ruleset: str) -> bool:
+    return game(ruleset).showcase is not None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deckhand", description="Run competitive card-game events.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p_rules = sub.add_parser("rules", help="referee calculator: JSON Lines in, one JSON object out per line")
-    p_rules.add_argument("--game", required=True, choices=sorted(rules.GAMES), help="which game's rules")
+    p_rules.add_argument("--game", required=True, choices=sorted(ALIASES), help="which game's rules")
 
     p_standings = sub.add_parser(
         "standings", help="matchpoints, rank points and standings from board results"
@@ -111,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
     )
     p_demo.add_argument(
-        "--game", choices=["bigtwo", "doudizhu"], default="bigtwo", help="the game (default bigtwo)"
+        "--game", choices=list(ALIASES), default=DEFAULT_ALIAS, help=f"the game (default {DEFAULT_ALIAS})"
     )
     p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
     p_demo.add_argument("--tables", type=int, default=4)
@@ -121,7 +126,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_broker_option(p_demo)
 
     p_engine = sub.add_parser(
-        "engine-demo", help="the Big Two engine alone: bots at two tables, every trick printed"
+        "engine-demo", help="one game's engine alone: bots at two tables, every trick printed"
+    )
+    p_engine.add_argument(
+        "--game",
+        choices=[a for a, r in ALIASES.items() if game_has_showcase(r)],
+        default=DEFAULT_ALIAS,
+        help=f"the game (default {DEFAULT_ALIAS})",
     )
     p_engine.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
     p_engine.add_argument("--seed", default="deckhand-demo", help="seed for reproducible deals")
@@ -171,7 +182,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         DemoEvent(
             seed=args.seed,
             out=Path(args.out),
-            ruleset={"bigtwo": "bigtwo-2017", "doudizhu": "doudizhu-2016"}[args.game],
+            ruleset=ALIASES[args.game],
             players=args.players,
             tables=args.tables,
             groups=args.groups,
@@ -182,9 +193,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         ).run()
         return 0
     if args.command == "engine-demo":
-        from ..demo import run_demo
-
-        return run_demo(boards=args.boards, seed=args.seed, out=sys.stdout)
+        showcase = by_alias(args.game).showcase
+        assert showcase is not None  # the parser offers only games that have one
+        return showcase(args.boards, args.seed, sys.stdout)
     return 2
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ..engines.registry import RULESETS
 from ..errors import DeckhandError
 from .grades import Change, Entrant, EventPlan
-from .standings import CHAINS, BoardResults, Comparison, Result, Standing
+from .standings import BoardResults, Comparison, Result, Standing
 
 
 class DocumentError(DeckhandError):
@@ -72,9 +73,9 @@ def _date(value: Any, path: str) -> dt.date:
 def parse_results(doc: Any) -> tuple[str, list[BoardResults]]:
     """``{"ruleset": …, "boards": [{"board", "round", "group", "results": [...]}]}``."""
     ruleset = _get(doc, "ruleset", "", str)
-    if ruleset not in CHAINS:
+    if ruleset not in RULESETS:
         raise DocumentError(
-            "ruleset", f"unknown rule set {ruleset!r}; use one of {', '.join(sorted(CHAINS))}"
+            "ruleset", f"unknown rule set {ruleset!r}; use one of {', '.join(sorted(RULESETS))}"
         )
     boards = []
     for i, b in enumerate(_get(doc, "boards", "", list)):

@@ -1,6 +1,6 @@
 """Event grades (RULES.md §1.5, seed 001 §5 and §9) as data, and a checker that lists violations.
 
-⚖ RULES.md applies the Dou Dizhu grade scheme to every game. Working days are Monday to Friday;
+⚖ RULES.md applies one grade scheme (seed 001's) to every game. Working days are Monday to Friday;
 public holidays are not known to the checker (a director should allow for them).
 """
 

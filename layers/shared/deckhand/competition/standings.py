@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
+from ..engines.registry import game
+from ..engines.spec import BeatenCount
 from ..errors import DeckhandError
 from .matchpoints import COMPETITION, DENSE, places, rank_points_cents
 
@@ -62,11 +64,6 @@ class Standing(NamedTuple):
     play_time: float
 
 
-# Tie-break chains: step names in order (RULES.md §1.3 table).
-CHAINS: dict[str, tuple[str, ...]] = {
-    "bigtwo-2017": ("beaten_opponents", "round_places", "play_time", "trimmed_play_time"),
-    "doudizhu-2016": ("play_time", "trimmed_play_time", "beaten_opponents", "board_places"),
-}
 UNRESOLVED = "unresolved"
 
 
@@ -150,8 +147,7 @@ def standings(
     boards: Sequence[BoardResults], ruleset: str, ranking: str = COMPETITION
 ) -> tuple[list[Comparison], list[Standing]]:
     """Compare every board, total the rank points, rank the field and break ties by the rule set's chain."""
-    if ruleset not in CHAINS:
-        raise DeckhandError(f"unknown rule set {ruleset!r}; standings know {', '.join(sorted(CHAINS))}")
+    rule = game(ruleset).standings  # the rule set's tie-break chain (RULES.md §1.3 table)
     comparisons = compare_boards(boards, ranking)
     total: dict[str, int] = defaultdict(int)
     board_places: dict[str, list[int]] = defaultdict(list)
@@ -167,7 +163,7 @@ def standings(
     players = sorted(total)
 
     def beaten_by_table() -> dict[str, tuple[int, int]]:
-        # Big Two: opponents at the same table in a round whose summed game score there is lower.
+        # By table: opponents at the same table in a round whose summed game score there is lower.
         table_sum: dict[tuple[int, str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
         for b in boards:
             for r in b.results:
@@ -182,7 +178,7 @@ def standings(
         return beaten
 
     def beaten_by_board() -> dict[str, tuple[int, int]]:
-        # Dou Dizhu: players of the same board (group, seat) who ranked lower on it. Outcomes are
+        # By board: players of the same board (group, seat) who ranked lower on it. Outcomes are
         # sorted by place, so "everyone below" is a suffix: one pass from the bottom, no N² scan.
         beaten: dict[str, tuple[int, int]] = defaultdict(lambda: (0, 0))
         for c in comparisons:
@@ -218,7 +214,7 @@ def standings(
     def step_keys(step: str) -> dict[str, object]:
         """Each player's key for one tie-break step; a smaller key places higher."""
         if step == "beaten_opponents":
-            beaten = beaten_by_table() if ruleset == "bigtwo-2017" else beaten_by_board()
+            beaten = beaten_by_table() if rule.beaten is BeatenCount.BY_TABLE else beaten_by_board()
             return {
                 p: -Fraction(beaten[p][0], beaten[p][1]) if beaten[p][1] else Fraction(0) for p in players
             }
@@ -229,7 +225,7 @@ def standings(
             return {p: round(sum(times[p]), 3) for p in players}
         return {p: round(_trimmed_mean(times[p]), 3) for p in players}
 
-    chain = CHAINS[ruleset]
+    chain = [step.value for step in rule.chain]
     keys: dict[str, list[object]] = {p: [-total[p]] for p in players}
     for step in chain:
         for p, key in step_keys(step).items():

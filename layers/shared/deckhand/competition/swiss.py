@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..engines.common.shuffle import seeded_shuffle
+from ..engines.registry import TABLE_SIZES
 from ..errors import DeckhandError
-from ..shuffle import seeded_shuffle
-
-SEATS_PER_TABLE = (3, 4)
 
 
 class Table(NamedTuple):
@@ -23,8 +22,9 @@ class Table(NamedTuple):
 
 
 def _check_field(players: Sequence[str], seats_per_table: int, groups: int) -> int:
-    if seats_per_table not in SEATS_PER_TABLE:
-        raise DeckhandError(f"seats_per_table must be 3 or 4, got {seats_per_table!r}")
+    if seats_per_table not in TABLE_SIZES:  # a field is seated for the tables of some game
+        sizes = " or ".join(map(str, sorted(TABLE_SIZES)))
+        raise DeckhandError(f"seats_per_table must be {sizes}, got {seats_per_table!r}")
     if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
         raise DeckhandError(f"groups must be a whole number ≥ 1, got {groups!r}")
     if not players:

@@ -10,18 +10,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..cards import parse_cards
-from ..engine import Action, Rejected
+from ..engines.common.cards import parse_cards
+from ..engines.contract import Action, Rejected
+from ..engines.registry import Game, game
+from ..engines.spec import ActionRule
 from ..errors import CardError
-from ..games import game
 from . import flow, tableboard
 from .events import get_device, get_event
 from .messaging import down_topic
 from .models import BoardStateItem
 from .runtime import Runtime
 
-ACTIONS = ("play", "pass", "show", "double", "bid")
-KINDS = (*ACTIONS, "hello", "dealt")
+KIND = re.compile(r"^[a-z_]{1,16}$")
 THING = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
 MSG_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 BOARD_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
@@ -39,7 +39,7 @@ def _validate(payload: Any) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise BadMessage("malformed", "a message must be a JSON object")
     kind = payload.get("t")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or not KIND.match(kind):
         raise BadMessage("malformed", f"unknown message type {kind!r}")
     msg = payload.get("msg")
     if not isinstance(msg, str) or not MSG_ID.match(msg):
@@ -48,28 +48,39 @@ def _validate(payload: Any) -> dict[str, Any]:
         board = payload.get("board")
         if not isinstance(board, str) or not BOARD_ID.match(board):
             raise BadMessage("malformed", "board must be a board id")
-    if kind in ("play", "dealt"):
-        cards = payload.get("cards")
-        if (
-            not isinstance(cards, list)
-            or not cards
-            or len(cards) > 108
-            or not all(isinstance(c, str) for c in cards)
-        ):
-            raise BadMessage("malformed", "cards must be a non-empty list of card tokens")
+    if kind == "dealt":
+        _check_cards(payload)
     if "r" in payload:
         rnd = payload["r"]
         if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= 999:
             raise BadMessage("malformed", "r must be the round number of the view")
-    if kind in ("show", "double"):
-        value = payload.get("v")
-        if value not in (0, 1) or isinstance(value, bool):
-            raise BadMessage("malformed", "v must be 0 or 1")
-    if kind == "bid":
-        value = payload.get("v")
-        if value not in (0, 1, 2, 3) or isinstance(value, bool):
-            raise BadMessage("malformed", "v must be a bid 1, 2 or 3, or 0 to pass")
     return payload
+
+
+def _check_cards(payload: dict[str, Any]) -> None:
+    cards = payload.get("cards")
+    if (
+        not isinstance(cards, list)
+        or not cards
+        or len(cards) > 108
+        or not all(isinstance(c, str) for c in cards)
+    ):
+        raise BadMessage("malformed", "cards must be a non-empty list of card tokens")
+
+
+def _check_action(g: Game, payload: dict[str, Any]) -> ActionRule:
+    """The game's action schema: the kind exists, it carries cards or a value of its range."""
+    kind = payload["t"]
+    rule = g.action(kind)
+    if rule is None:
+        raise BadMessage("malformed", f"unknown message type {kind!r}")
+    if rule.cards:
+        _check_cards(payload)
+    if rule.values:
+        value = payload.get("v")
+        if value not in rule.values or isinstance(value, bool):
+            raise BadMessage("malformed", f"v must be {rule.values_text}")
+    return rule
 
 
 def handle(rt: Runtime, thing: Any, payload: Any) -> dict[str, Any]:
@@ -134,13 +145,14 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
     if kind == "dealt":
         return _dealt(rt, thing, msg, item, message["cards"])
     g = game(item.ruleset)
+    rule = _check_action(g, message)
     cards: tuple[int, ...] = ()
-    if kind == "play":  # cards belong to a play only, ``v`` to a decision only: elsewhere ignored
+    if rule.cards:  # cards belong to a play only, ``v`` to a decision only: elsewhere ignored
         try:
             cards = tuple(parse_cards(message["cards"], decks=g.decks, jokers=g.jokers))
         except CardError as exc:
             raise BadMessage("bad_card", str(exc)) from None
-    action = Action(seat, kind, cards, message["v"] if kind in ("show", "double", "bid") else 0)
+    action = Action(seat, kind, cards, message["v"] if rule.values else 0)
 
     def change(current: BoardStateItem) -> dict[str, Any] | None:
         if tableboard.find_logged(current, thing, msg):
@@ -265,7 +277,7 @@ def _dealt_correctly(log: list[dict[str, Any]]) -> bool:
 
 
 def _deal_problem(expected: list[int], read: list[int]) -> str:
-    from ..cards import format_card
+    from ..engines.common.cards import format_card
 
     for i, (want, got) in enumerate(zip(expected, read, strict=False)):
         if want != got:

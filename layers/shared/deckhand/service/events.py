@@ -9,8 +9,8 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
 
 from ..competition.grades import EventPlan, check_event
+from ..engines.registry import game
 from ..errors import DeckhandError
-from ..games import game
 from .clock import now_ms
 from .models import DeviceItem, EventItem, PlayerItem, TableItem, event_pk, transaction
 

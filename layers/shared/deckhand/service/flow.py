@@ -6,8 +6,8 @@ import contextlib
 
 from pynamodb.exceptions import DoesNotExist
 
-from ..cards import format_cards
-from ..games import game
+from ..engines.common.cards import format_cards
+from ..engines.registry import game
 from . import tableboard
 from .messaging import down_topic
 from .models import BoardStateItem, DealItem, event_pk, round_key

@@ -14,10 +14,10 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, PutError
 
-from ..cards import format_cards, make_deck
 from ..competition import swiss
-from ..games import Game, game
-from ..shuffle import seeded_shuffle
+from ..engines.common.cards import format_cards, make_deck
+from ..engines.common.shuffle import seeded_shuffle
+from ..engines.registry import Game, game
 from . import flow, tableboard
 from .clock import now_ms
 from .events import Conflict, event_id_of, get_event, list_players, list_tables
@@ -88,7 +88,7 @@ def board_ids(event: EventItem) -> list[str]:
 
 def deal_order(secret: str, group: int, board: str, g: Game) -> list[int]:
     """The card order of one board of one group, derived from the round's secret (see module doc): its
-    deals one after another (Dou Dizhu boards carry their redeals, the same at every table)."""
+    deals one after another (a game that redeals when everyone passes carries its redeals, the same at every table)."""
     deck = make_deck(decks=g.decks, jokers=g.jokers)
     base = f"{secret}/group/{group}/board/{board}"
     order = seeded_shuffle(deck, base)

@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 
 from pynamodb.exceptions import DoesNotExist, PutError
 
-from ..cards import format_cards
-from ..engine import Action, Board
-from ..games import Game, game
+from ..engines.common.cards import format_cards
+from ..engines.contract import Action, Board
+from ..engines.registry import Game, game
 from .clock import now_ms
 from .messaging import Publisher, down_topic
 from .models import BoardStateItem, board_pk
@@ -259,7 +259,7 @@ def result_of(item: BoardStateItem) -> dict[str, Any]:
 
 def replay(item: BoardStateItem, order: list[int]) -> Board:
     """Rebuild a board from its dealt card order and its log alone (audit): it must equal the stored one."""
-    from ..cards import parse_cards
+    from ..engines.common.cards import parse_cards
 
     g = game(item.ruleset)
     board = g.new_board(order)

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from ..cli.organiser import ApiClient
 from ..competition.render import board_results_csv, results_html, standings_csv
-from ..games import game
+from ..engines.registry import DEFAULT, game
 from ..service.clock import set_clock
 from .local import Venue
 from .lockstep import SimulatedClock, settle
@@ -53,7 +53,7 @@ class DemoEvent:
         *,
         seed: str,
         out: Path,
-        ruleset: str = "bigtwo-2017",
+        ruleset: str = DEFAULT,
         players: int | None = None,
         tables: int = 4,
         groups: int = 2,

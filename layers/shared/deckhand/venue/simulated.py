@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .lambdas import repository_root
 
 if TYPE_CHECKING:
-    from ..engine import Action
+    from ..engines.contract import Action
 
 
 def firmware_on_path(root: Path | None = None) -> None:
@@ -98,10 +98,10 @@ class BotHandset(SimulatedDevice):
         return (message["b"], message["r"], message["v"])
 
     def _decide(self) -> Action | None:
-        from ..games import game
+        from ..engines.registry import DEFAULT, game
 
         message = self.app.message
-        ruleset = message.get("g", "bigtwo-2017")
+        ruleset = message.get("g", DEFAULT)
         if ruleset not in self.bots:
             self.bots[ruleset] = game(ruleset).view_bot(self.style)
         return self.bots[ruleset](message["view"])
@@ -123,7 +123,7 @@ class BotHandset(SimulatedDevice):
 
     def play(self) -> bool:
         """Press the buttons for the bot's decision on the current view; True if it acted."""
-        from ..cards import format_cards
+        from ..engines.common.cards import format_cards
 
         app = self.app
         key = self._current()

@@ -17,9 +17,9 @@ from .simulated import SimulatedDevice
 HELP = """Commands:
   play <cards>     play these cards: numbers from the hand list (1 2 3) or cards (3D 3S, 10H, QS)
   pass             pass
-  bid 1|2|3|pass   Dou Dizhu bidding: bid, or pass
-  show yes|no      Big Two show phase: show your hand or not
-  double yes|no    double or not (Big Two; Dou Dizhu defenders), or redouble (Dou Dizhu landlord)
+  bid 1|2|3|pass   in an auction: bid, or pass
+  show yes|no      in a show phase: show your hand or not
+  double yes|no    in a doubling phase: double (or redouble) or not
   hand             print the screen again
   help             this text
   quit             leave (the seat stays yours: start again to go on)"""

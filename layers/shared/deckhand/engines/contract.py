@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Protocol
 
-from .errors import DeckhandError
+from ..errors import DeckhandError
 
 
 class Rejected(DeckhandError):
@@ -31,6 +31,9 @@ class Action(NamedTuple):
     cards: tuple[int, ...] = ()
     value: int = 0
     timeout: bool = False
+    # What the seat declares with it, when the cards alone do not say (a wild card's reading, a trump
+    # declaration): JSON-like, validated by the game's own action schema. None for most actions.
+    data: Any = None
 
 
 class Board(Protocol):
@@ -55,6 +58,14 @@ class Board(Protocol):
     def legal_actions(self, seat: int) -> list[Action]: ...
 
     def default_action(self, seat: int) -> Action | None: ...
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards the seat holds now (a multiset in two-deck games)."""
+        ...
+
+    def seat_view(self, seat: int) -> Any:
+        """What the seat may know, as the game's own view type (its bot decides from it)."""
+        ...
 
     def view(self, seat: int) -> dict[str, Any]: ...
 

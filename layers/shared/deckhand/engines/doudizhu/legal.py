@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..cards import rank_of
+from ..common.cards import rank_of
 from .combos import (
     BLACK,
     BOMB,

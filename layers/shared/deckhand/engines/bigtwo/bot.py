@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from ..engine import Action
+from ..contract import Action
 from .board import DOUBLE, PLAY, SHOW, UNDECIDED, SeatView
 from .combos import Combo
 from .legal import Play

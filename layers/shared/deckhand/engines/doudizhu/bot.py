@@ -8,8 +8,8 @@ opponent is close to going out or it can finish with them.
 
 from __future__ import annotations
 
-from ..cards import rank_of
-from ..engine import Action
+from ..common.cards import rank_of
+from ..contract import Action
 from .board import BID, DOUBLE, PLAY, REDOUBLE, SeatView
 from .combos import BOMB, ROCKET, TWO, Combo, classify
 

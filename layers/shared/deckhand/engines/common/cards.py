@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .errors import CardError
+from ...errors import CardError
 
 RANKS = "3456789TJQKA2"
 SUITS = "DCHS"

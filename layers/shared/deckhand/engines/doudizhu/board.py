@@ -11,10 +11,10 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
-from ..deal import deal_round_robin
-from ..engine import Action, Board, Rejected
-from ..errors import DeckhandError
+from ...errors import DeckhandError
+from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
+from ..common.deal import deal_round_robin
+from ..contract import Action, Board, Rejected
 from . import DECK, HAND_SIZE, RULESET, SEATS
 from .combos import BOMB, ROCKET, Combo, beats, classify
 from .legal import Play, legal_plays

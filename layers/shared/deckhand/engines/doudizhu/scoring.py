@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import DeckhandError
+from ...errors import DeckhandError
 from . import SEATS
 
 

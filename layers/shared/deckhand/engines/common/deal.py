@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import CardError
+from ...errors import CardError
 
 
 def deal_round_robin(order: Sequence[int], seats: int, hand_size: int) -> tuple[list[list[int]], list[int]]:

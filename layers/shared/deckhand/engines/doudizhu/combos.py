@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ..cards import rank_of
+from ..common.cards import rank_of
 
 SINGLE = "single"
 PAIR = "pair"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import DeckhandError
+from ...errors import DeckhandError
 from . import HAND_SIZE, SEATS
 
 

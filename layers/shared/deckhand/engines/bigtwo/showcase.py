@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import IO
 
-from .bigtwo.board import BigTwoBoard
-from .bigtwo.bot import BigTwoBot
-from .bigtwo.combos import classify
-from .cards import format_cards, make_deck
-from .competition.standings import BoardResults, Result, standings
-from .shuffle import seeded_shuffle
+from ...competition.standings import BoardResults, Result, standings
+from ..common.cards import format_cards, make_deck
+from ..common.shuffle import seeded_shuffle
+from .board import BigTwoBoard
+from .bot import BigTwoBot
+from .combos import classify
 
 PLAYERS = [
     ("P1", "steady"),

@@ -1,0 +1,55 @@
+"""Big Two's spec: what the platform needs to run ``bigtwo-2017`` events (RULES.md §2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..spec import ActionRule, BeatenCount, GameSpec, Referee, StandingsRule, TieBreak, board_bot, view_bot
+from . import HAND_SIZE, RULESET, SEATS
+from .board import BigTwoBoard, SeatView
+from .bot import BigTwoBot
+
+
+def _referee() -> Referee:
+    from .referee import BigTwoReferee
+
+    return BigTwoReferee()
+
+
+def _showcase(boards: int, seed: str, out: Any) -> int:
+    from .showcase import run_demo
+
+    return run_demo(boards=boards, seed=seed, out=out)
+
+
+SPEC = GameSpec(
+    ruleset=RULESET,
+    name="Big Two",
+    alias="bigtwo",
+    seats=SEATS,
+    decks=1,
+    jokers=False,
+    hand_size=HAND_SIZE,
+    new_board=BigTwoBoard.from_order,
+    load_board=BigTwoBoard.from_json,
+    bot=board_bot(BigTwoBot),
+    view_bot=view_bot(BigTwoBot, SeatView.from_dict),
+    referee=_referee,
+    actions=(
+        ActionRule("play", cards=True, help="play these cards"),
+        ActionRule("pass", help="pass"),
+        ActionRule("show", values=(0, 1), values_text="0 or 1", help="show your hand or not"),
+        ActionRule("double", values=(0, 1), values_text="0 or 1", help="double or not"),
+    ),
+    standings=StandingsRule(
+        chain=(
+            TieBreak.BEATEN_OPPONENTS,
+            TieBreak.ROUND_PLACES,
+            TieBreak.PLAY_TIME,
+            TieBreak.TRIMMED_PLAY_TIME,
+        ),
+        beaten=BeatenCount.BY_TABLE,
+    ),
+    decision_ms=10_000,
+    showcase=_showcase,
+)

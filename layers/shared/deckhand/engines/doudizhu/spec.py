@@ -1,0 +1,63 @@
+"""Dou Dizhu's spec: what the platform needs to run ``doudizhu-2016`` events (RULES.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ..common.cards import rank_of
+from ..contract import Action
+from ..spec import ActionRule, BeatenCount, GameSpec, Referee, StandingsRule, TieBreak, board_bot, view_bot
+from . import DEALS_PER_BOARD, HAND_SIZE, RULESET, SEATS
+from .board import DouDizhuBoard, SeatView
+from .bot import DouDizhuBot
+
+
+def _decision(action: Action) -> Hashable:
+    """Suits never matter in Dou Dizhu: a play is its ranks (RULES.md §3)."""
+    return (action.seat, action.kind, tuple(sorted(rank_of(c) for c in action.cards)), action.value)
+
+
+def _referee() -> Referee:
+    from .referee import DouDizhuReferee
+
+    return DouDizhuReferee()
+
+
+SPEC = GameSpec(
+    ruleset=RULESET,
+    name="Dou Dizhu",
+    alias="doudizhu",
+    seats=SEATS,
+    decks=1,
+    jokers=True,
+    hand_size=HAND_SIZE,
+    new_board=DouDizhuBoard.from_order,
+    load_board=DouDizhuBoard.from_json,
+    bot=board_bot(DouDizhuBot),
+    view_bot=view_bot(DouDizhuBot, SeatView.from_dict),
+    referee=_referee,
+    actions=(
+        ActionRule("play", cards=True, help="play these cards"),
+        ActionRule("pass", help="pass"),
+        ActionRule(
+            "bid",
+            values=(0, 1, 2, 3),
+            values_text="a bid 1, 2 or 3, or 0 to pass",
+            help="bid 1, 2 or 3, or pass",
+        ),
+        ActionRule("double", values=(0, 1), values_text="0 or 1", help="double, or redouble as the landlord"),
+    ),
+    standings=StandingsRule(
+        chain=(
+            TieBreak.PLAY_TIME,
+            TieBreak.TRIMMED_PLAY_TIME,
+            TieBreak.BEATEN_OPPONENTS,
+            TieBreak.BOARD_PLACES,
+        ),
+        beaten=BeatenCount.BY_BOARD,
+    ),
+    decision_ms=10_000,  # RULES.md §3: 10 s per doubling choice
+    deals_per_board=DEALS_PER_BOARD,
+    kitty=3,
+    decision_key=_decision,
+)

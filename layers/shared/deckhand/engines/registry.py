@@ -1,0 +1,60 @@
+"""The registry of game engines: everything outside ``engines/`` asks here and never names a game.
+
+Lazy: importing this module imports no engine. ``game(ruleset)`` imports that game's spec module
+the first time it is asked for, so a handler that serves one game loads only that game. A new game
+plugs in with one line in ``ENTRIES`` and its folder under ``engines/``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, NamedTuple
+
+from ..errors import DeckhandError
+from .spec import GameSpec
+
+Game = GameSpec  # the name the platform has used for a game's spec
+
+
+class Entry(NamedTuple):
+    ruleset: str
+    alias: str  # the command line's name for it
+    seats: int  # the table's size, known before the engine is loaded (checked against its spec)
+    module: str  # the engine package; its ``spec`` module exports ``SPEC``
+
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry("bigtwo-2017", "bigtwo", 4, "deckhand.engines.bigtwo"),
+    Entry("doudizhu-2016", "doudizhu", 3, "deckhand.engines.doudizhu"),
+)
+RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
+ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
+DEFAULT = ENTRIES[0].ruleset
+DEFAULT_ALIAS = ENTRIES[0].alias
+TABLE_SIZES: frozenset[int] = frozenset(e.seats for e in ENTRIES)
+
+_BY_RULESET = {e.ruleset: e for e in ENTRIES}
+_LOADED: dict[str, GameSpec] = {}
+
+
+def game(ruleset: str) -> GameSpec:
+    """The spec of a rule set, importing its engine on first use."""
+    spec = _LOADED.get(ruleset)
+    if spec is not None:
+        return spec
+    entry = _BY_RULESET.get(ruleset) if isinstance(ruleset, str) else None
+    if entry is None:
+        raise DeckhandError(f"unknown rule set {ruleset!r}; available: {', '.join(sorted(RULESETS))}")
+    spec = importlib.import_module(entry.module + ".spec").SPEC
+    assert isinstance(spec, GameSpec) and (spec.ruleset, spec.alias, spec.seats) == entry[:3], entry.module
+    _LOADED[ruleset] = spec
+    return spec
+
+
+def by_alias(alias: str) -> GameSpec:
+    """The spec named on the command line (``bigtwo``) or by its rule set (``bigtwo-2017``)."""
+    return game(ALIASES.get(alias, alias))
+
+
+def describe() -> list[dict[str, Any]]:
+    return [{"ruleset": s.ruleset, "name": s.name, "seats": s.seats} for s in map(game, RULESETS)]

@@ -1,0 +1,127 @@
+"""What a game tells the rest of the system: one ``GameSpec`` per rule set, exported by its engine.
+
+Dealing, device messages, the API, the CLI, standings and the venue read everything game-specific
+from here (seat counts, the deck, the actions and their values, timing, tie-breaks, the referee's
+calculator, bots), so none of them names a game and a new game plugs in by adding its folder.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .contract import Action, Board
+
+
+class BeatenCount(enum.Enum):
+    """How the "beaten opponents" tie-break counts (RULES.md §1.3)."""
+
+    BY_TABLE = "table"  # opponents beaten on round totals at the same table
+    BY_BOARD = "board"  # opponents beaten board by board
+
+
+class TieBreak(enum.Enum):
+    """Steps of a duplicate event's tie-break chain, by the names the standings print."""
+
+    BEATEN_OPPONENTS = "beaten_opponents"
+    ROUND_PLACES = "round_places"
+    BOARD_PLACES = "board_places"
+    PLAY_TIME = "play_time"
+    TRIMMED_PLAY_TIME = "trimmed_play_time"
+
+
+@dataclass(frozen=True)
+class StandingsRule:
+    """How a duplicate field of this game is ranked after the totals."""
+
+    chain: tuple[TieBreak, ...]
+    beaten: BeatenCount = BeatenCount.BY_BOARD
+
+
+@dataclass(frozen=True)
+class ActionRule:
+    """One kind of action a seat may send: whether it carries cards, and the values it may carry."""
+
+    kind: str
+    cards: bool = False
+    values: tuple[int, ...] = ()  # allowed values of ``v``; empty when the action carries none
+    values_text: str = ""  # how a person reads the allowed values, for the error message
+    help: str = ""  # one line for a terminal handset's help
+
+
+class Referee(Protocol):
+    """``deckhand rules --game …``: named operations over one JSON request each."""
+
+    def ops(self) -> Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]]: ...
+
+
+BoardBot = Callable[[Board, int], Action | None]
+ViewBot = Callable[[dict[str, Any]], Action | None]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the platform needs to know about one rule set; engines export one each."""
+
+    ruleset: str
+    name: str  # for people: "Big Two"
+    alias: str  # for the command line: "bigtwo"
+    seats: int
+    decks: int
+    jokers: bool
+    hand_size: int
+    new_board: Callable[[Sequence[int]], Board]  # from a shuffled card order (all of the board's deals)
+    load_board: Callable[[str], Board]  # from state JSON
+    bot: Callable[[], BoardBot]  # the AI seats' decider
+    view_bot: Callable[[str], ViewBot]  # a simulated handset's decider, by style, from a device view
+    referee: Callable[[], Referee]
+    actions: tuple[ActionRule, ...]
+    standings: StandingsRule
+    decision_ms: int  # time allowed for a decision that has a timeout default
+    deals_per_board: int = 1  # pre-generated deals a board carries (redeals when all pass)
+    kitty: int = 0  # cards dealt last, to the kitty
+    sides: tuple[tuple[int, ...], ...] = ()  # partnerships; empty when everyone plays for themselves
+    showcase: Callable[[int, str, Any], int] | None = None  # ``deckhand engine-demo``: boards, seed, out
+    # Two actions the rules treat as one decision have the same key (Dou Dizhu: suits never matter), so
+    # "generated ⇔ accepted" compares decisions, not the particular cards a generator picked.
+    decision_key: Callable[[Action], Hashable] = lambda a: (a.seat, a.kind, tuple(sorted(a.cards)), a.value)
+    action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "action_index", {a.kind: a for a in self.actions})
+
+    @property
+    def deal_size(self) -> int:
+        return (54 if self.jokers else 52) * self.decks
+
+    def action(self, kind: str) -> ActionRule | None:
+        return self.action_index.get(kind)
+
+
+def board_bot(make: Callable[[str], Any]) -> Callable[[], BoardBot]:
+    """The AI seats' decider: the game's bot (steady style) on the seat's view of the board."""
+
+    def factory() -> BoardBot:
+        bot = make("steady")
+
+        def decide(board: Board, seat: int) -> Action | None:
+            result: Action | None = bot.decide(board.seat_view(seat))
+            return result
+
+        return decide
+
+    return factory
+
+
+def view_bot(
+    make: Callable[[str], Any], from_dict: Callable[[dict[str, Any]], Any]
+) -> Callable[[str], ViewBot]:
+    """A simulated handset's decider: the game's bot on a device's view (JSON)."""
+
+    def factory(style: str) -> ViewBot:
+        bot = make(style)
+        return lambda view: bot.decide(from_dict(view))
+
+    return factory
