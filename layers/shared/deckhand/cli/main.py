@@ -7,7 +7,7 @@ import sys
 
 from ..engines.registry import ALIASES, DEFAULT_ALIAS, by_alias, game
 from ..errors import DeckhandError
-from . import competition, rules
+from . import competition, matchplay, rules
 
 
 def positive_int(text: str) -> int:
@@ -136,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_engine.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
     p_engine.add_argument("--seed", default="deckhand-demo", help="seed for reproducible deals")
+    matchplay.add_parsers(sub)
     return parser
 
 
@@ -154,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if matchplay.handles(args):
+        return matchplay.run(args.command, sys.stdin, sys.stdout)
     if args.command == "rules":
         return rules.run(args.game, sys.stdin, sys.stdout)
     if args.command == "standings":
