@@ -1,16 +1,20 @@
 """Swiss pairing of pairs (match play, RULES.md §4.3): one round after 5 simulated rounds.
 
-Prints the time to pair round 6 for 64, 256 and 1,024 pairs (one process, one core). Results are
-random but reproducible: each table's winner and level difference come from a seeded generator.
+Prints the time to pair round 6 for 64, 256 and 1,024 pairs (one process, one core), and round 1
+of the same fields with pairs from 16 regions kept apart (seed 003). Results are random but
+reproducible: each table's winner and level difference come from a seeded generator.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from deckhand.competition.matchplay.entrants import Entrant, MatchResult, bye
 from deckhand.competition.matchplay.swiss import pair_round
+
+SIZES = (64, 256, 1024)
 
 
 def simulate(pairs: int, rounds: int, seed: int = 1) -> tuple[list[Entrant], list[MatchResult]]:
@@ -31,14 +35,26 @@ def simulate(pairs: int, rounds: int, seed: int = 1) -> tuple[list[Entrant], lis
     return field, history
 
 
+def timed(field: list[Entrant], history: list[MatchResult], round_no: int) -> tuple[float, int]:
+    start = time.perf_counter()
+    pairing = pair_round(field, history, round_no)
+    return time.perf_counter() - start, len(pairing.pairs)
+
+
 def main() -> None:
-    print("Swiss pairing of round 6 after 5 simulated rounds (networkx max_weight_matching)")
-    for pairs in (64, 256, 1024):
-        field, history = simulate(pairs, 5)
+    print("Swiss pairing of pairs (networkx max_weight_matching), seconds for one round")
+    for pairs in SIZES:
         start = time.perf_counter()
-        pairing = pair_round(field, history, 6)
-        took = time.perf_counter() - start
-        print(f"  {pairs:5d} pairs: {took:7.3f} s  ({len(pairing.pairs)} tables, bye {pairing.bye})")
+        field, history = simulate(pairs, 5)
+        simulated = time.perf_counter() - start
+        took, tables = timed(field, history, 6)
+        rng = random.Random(3)
+        regional = [replace(e, region=f"R{rng.randrange(16)}") for e in field]
+        first, _ = timed(regional, [], 1)
+        print(
+            f"  {pairs:5d} pairs: round 6 {took:7.3f} s ({tables} tables)"
+            f"   round 1, 16 regions {first:7.3f} s   5 rounds simulated in {simulated:6.1f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -35,12 +35,23 @@ SWISS = {
 
 
 def call(command, doc):
-    out = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     text = doc if isinstance(doc, str) else json.dumps(doc)
-    code = run(command, io.StringIO(text), out)
+    code = run(command, io.StringIO(text), out, err)
     lines = out.getvalue().splitlines()
-    assert len(lines) == 1
+    assert len(lines) == 1 and not err.getvalue()
     return code, json.loads(lines[0])
+
+
+def bad(command, doc):
+    """Bad input: one line on stderr naming the field, nothing on stdout, exit 2 (house convention)."""
+    out, err = io.StringIO(), io.StringIO()
+    text = doc if isinstance(doc, str) else json.dumps(doc)
+    code = run(command, io.StringIO(text), out, err)
+    assert (code, out.getvalue()) == (2, "")
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"deckhand {command}: error: ")
+    return lines[0].removeprefix(f"deckhand {command}: error: ")
 
 
 def test_swiss_pairings():
@@ -96,13 +107,16 @@ def test_cannot_pair_exit_1():
         ({**SWISS, "options": {"forbidden_pairs": [["A", "Q"]]}}, "options.forbidden_pairs[0][1]"),
         ({"format": "knockout", "teams": 1}, "teams"),
         ({"format": "round_robin", "teams": ["A", "B"], "legs": 0}, "legs"),
+        ({"format": "knockout", "teams": 10**9}, "teams"),
+        ({**SWISS, "teams": [{"id": "A", "reg": 3}, {"id": "B", "reg": 3}]}, "teams[1].reg"),
+        ({**SWISS, "history": [HISTORY[0], {**HISTORY[1], "b": "A"}]}, "history[1].b"),
+        ({**SWISS, "history": [{**HISTORY[2], "forfeit": True}]}, "history[0].forfeit"),
+        ({**SWISS, "options": {"round_1": "lot"}}, "options.round_1"),
     ],
 )
 def test_bad_input_names_the_field_exit_2(doc, field):
-    code, out = call("pairings", doc)
-    assert code == 2
-    assert out["code"] == "bad_input" and out["field"] == field
-    assert out["error"].startswith(field) if field else out["error"]
+    message = bad("pairings", doc)
+    assert message.startswith(f"{field}: ") if field else message
 
 
 def test_match_standings():
@@ -131,8 +145,8 @@ def test_match_standings():
 
 
 def test_match_standings_bad_chain():
-    code, out = call("match-standings", {"teams": TEAMS, "history": HISTORY, "options": {"chain": "bridge"}})
-    assert (code, out["field"]) == (2, "options.chain")
+    message = bad("match-standings", {"teams": TEAMS, "history": HISTORY, "options": {"chain": "bridge"}})
+    assert message.startswith("options.chain: expected one of")
 
 
 def test_wired_into_the_deckhand_command():
@@ -145,3 +159,17 @@ def test_wired_into_the_deckhand_command():
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"pairs": [["E", "C"], ["A", "D"]], "bye": "B"}
+
+
+def test_bad_input_through_the_deckhand_command_is_one_stderr_line():
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckhand.cli.main", "match-standings"],
+        input=json.dumps({"teams": TEAMS, "history": [{**HISTORY[0], "mp": [2, 2]}]}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.splitlines() == [
+        "deckhand match-standings: error: history[0].mp: expected [2,0], [1,1] or [0,2] (a bye [2,0]), got [2, 2]"
+    ]

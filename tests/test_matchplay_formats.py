@@ -166,3 +166,34 @@ def test_manual_pairing_warnings_and_override():
         check_pairing(teams, history, 2, [("A", "Z")])
     with pytest.raises(MatchPlayError):
         override(teams, history, 2, [("A", "C")], None, " ")
+
+
+def test_manual_pairing_every_other_concern():
+    teams = [
+        Entrant(id="A", reg=1, club="X", region="JS"),
+        Entrant(id="B", reg=2, club="X", region="JS"),
+        Entrant(id="C", reg=3, region="AH"),
+        Entrant(id="D", reg=4, region="AH"),
+        Entrant(id="E", reg=5, status=Status.WITHDRAWN),
+    ]
+    from deckhand.competition.matchplay.swiss import ClubRule
+
+    options = SwissOptions(clubs=ClubRule.FORBID)
+    concerns = {w.concern for w in check_pairing(teams, [], 1, [("A", "B"), ("C", "D")], "E", options)}
+    assert concerns == {Concern.SAME_CLUB, Concern.SAME_REGION_ROUND1, Concern.INACTIVE}
+    assert check_pairing(teams, [], 1, [("A", "C"), ("B", "D")], None, options) == []
+    # round 2: A, C won; B, D lost. A v C and B v D is the Swiss pairing (Σ MP² = 0), A v B is not.
+    history = results([("A", "D"), ("C", "B")], 1)
+    assert check_pairing(teams, history, 2, [("A", "C"), ("B", "D")]) == []
+    costly = check_pairing(teams, history, 2, [("A", "B"), ("C", "D")])
+    assert [w.concern for w in costly] == [Concern.COSTLIER]
+
+
+def test_manual_pairing_warns_when_the_bye_is_not_the_rules():
+    teams = field(5)
+    history = results([("T0", "T1"), ("T2", "T3")], 1) + [bye(1, "T4")]
+    # the bye rule: T3 (lowest without a bye; T1 has 0 MP too but stands above on registration)
+    record = check_pairing(teams, history, 2, [("T0", "T2"), ("T4", "T1")], "T3")
+    assert record == []
+    moved = check_pairing(teams, history, 2, [("T0", "T2"), ("T4", "T3")], "T1")
+    assert [(w.concern, w.teams) for w in moved] == [(Concern.BYE_RULE, ("T3",))]

@@ -12,7 +12,13 @@ from deckhand.competition.matchplay.knockout import (
     resolve,
 )
 from deckhand.competition.matchplay.round_robin import schedule
-from deckhand.competition.matchplay.swiss import SwissOptions, pair_round, standing_order, table_cost
+from deckhand.competition.matchplay.swiss import (
+    ClubRule,
+    SwissOptions,
+    pair_round,
+    standing_order,
+    table_cost,
+)
 from deckhand.competition.matchplay.tally import tally
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -144,36 +150,93 @@ def test_double_elimination_out_after_two_losses(n, final, rng):
     assert "F" in winners
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(10, 18), st.randoms(use_true_random=False))
-def test_swiss_window_changes_nothing_against_the_full_graph(n, rng):
-    """The window lemma (swiss._window): leaving out long tables keeps the optimum."""
+def reference_tables(order, totals, options):
+    """The full solve the fast path must agree with: every allowed edge, exact lexicographic weights."""
+    import networkx as nx
     from deckhand.competition.matchplay import swiss
 
-    teams = [Entrant(id=f"T{i}", reg=i + 1) for i in range(n)]
+    n = len(order)
+    mp = [totals.get(e.id).mp for e in order]
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            if swiss.allowed(order[i], order[j], totals, options):
+                cost = (mp[i] - mp[j]) ** 2 * 10**12 + (j - i) ** 2 * 10**6 + (j - i) * (n - i)
+                graph.add_edge(i, j, weight=10**15 - cost)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != n:
+        return None
+    return [(min(i, j), max(i, j)) for i, j in matching]
+
+
+def lexicographic(tables, order, totals):
+    mp = [totals.get(e.id).mp for e in order]
+    n = len(order)
+    return (
+        sum((mp[i] - mp[j]) ** 2 for i, j in tables),
+        sum((j - i) ** 2 for i, j in tables),
+        sum((j - i) * (n - i) for i, j in tables),
+    )
+
+
+@st.composite
+def later_rounds(draw):
+    """A field after a few rounds of random (not Swiss) meetings: many score groups, dense
+    rematches, odd group boundaries, sometimes clubs and forbidden pairs."""
+    n = draw(st.integers(4, 13)) * 2
+    ids = [f"T{i}" for i in range(n)]
+    rng = draw(st.randoms(use_true_random=False))
     history = []
-    for r in range(1, 4):
-        try:
-            p = pair_round(teams, history, r, SwissOptions(lot_seed=rng.randint(0, 99)))
-        except CannotPairError:
-            return
-        for a, b in p.pairs:
+    for r in range(1, draw(st.integers(1, 5)) + 1):
+        shuffled = ids[:]
+        rng.shuffle(shuffled)
+        for a, b in zip(shuffled[::2], shuffled[1::2], strict=True):
             mp = rng.choice([(2, 0), (1, 1), (0, 2)])
             history.append(
                 MatchResult(r, a, b, mp, (13, 13) if mp == (1, 1) else (16, 10) if mp == (2, 0) else (10, 16))
             )
-        if p.bye:
-            history.append(bye(r, p.bye))
+    clubs = draw(st.lists(st.sampled_from([None, "X", "Y"]), min_size=n, max_size=n))
+    teams = [Entrant(id=t, reg=i + 1, club=c) for i, (t, c) in enumerate(zip(ids, clubs, strict=True))]
+    forbidden = frozenset(
+        frozenset(p)
+        for p in draw(st.lists(st.sampled_from(list(itertools.combinations(ids, 2))), max_size=3))
+    )
+    club_rule = draw(st.sampled_from(list(ClubRule)))
+    return teams, history, SwissOptions(forbidden_pairs=forbidden, clubs=club_rule)
+
+
+@settings(max_examples=80, deadline=None)
+@given(later_rounds())
+def test_blocks_and_reach_solve_what_the_full_graph_solves(case):
+    """The reach lemma and the block split (swiss._Later, swiss._first_unsafe_run) leave out only
+    what no optimal pairing uses: same feasibility, same (Σ MP², Σ place², tie-break) as the full
+    solve over every allowed meeting."""
+    from deckhand.competition.matchplay import swiss
+
+    teams, history, options = case
     totals = tally(history)
-    order = [e for e in standing_order(teams, totals)]
-    if n % 2:
-        order = order[:-1]
-    options = SwissOptions()
-    window = swiss._window(order, totals, options)
-    cost = swiss._later_cost(totals, len(order))
-    full = swiss._perfect_matching(order, totals, options, cost, None)
-    windowed = swiss._perfect_matching(order, totals, options, swiss._later_cost(totals, window), window)
-    assert (full is None) == (windowed is None)
-    if full is not None:
-        total = lambda m: sum(cost(order, i, j) for i, j in m)  # noqa: E731
-        assert total(full) == total(windowed)
+    order = standing_order(teams, totals)
+    fast = swiss._solve_later(order, totals, options)
+    full = reference_tables(order, totals, options)
+    assert (fast is None) == (full is None)
+    if fast is not None:
+        assert sorted(t for table in fast for t in table) == list(range(len(order)))
+        assert all(swiss.allowed(order[i], order[j], totals, options) for i, j in fast)
+        assert lexicographic(fast, order, totals) == lexicographic(full, order, totals)
+
+
+def test_a_block_that_cannot_be_paired_alone_is_merged():
+    """A, B on 3 MP met; C, D on 2; E, F on 1: the cut after B is even but A–B is a rematch, so
+    the block of A and B cannot be paired alone; the blocks merge and A, B float to C, D."""
+    teams = [Entrant(id=t, reg=i + 1) for i, t in enumerate("ABCDEF")]
+    history = [
+        MatchResult(1, "A", "E", (2, 0), (16, 10)),
+        MatchResult(1, "B", "F", (2, 0), (16, 10)),
+        MatchResult(1, "C", "D", (1, 1), (13, 13)),
+        MatchResult(2, "A", "B", (1, 1), (13, 13)),
+        MatchResult(2, "C", "E", (1, 1), (13, 13)),
+        MatchResult(2, "D", "F", (1, 1), (13, 13)),
+    ]
+    p = pair_round(teams, history, 3)
+    assert p.pairs == (("A", "C"), ("B", "D"), ("E", "F"))

@@ -73,6 +73,7 @@ def test_forfeit_18_0_or_the_real_margin_strictly_above_18():
 def test_bye_is_a_forfeit_win_without_opponent():
     b = bye(2, "E")
     assert (b.b, b.mp, b.lp, b.kind) == (None, (2, 0), (18, 0), ResultKind.BYE)
+    assert bye(2, "E", scale=LevelScale.LEVEL_DIFFERENCE).lp == (13, -13)  # a forfeit win on 级差分
     with pytest.raises(MatchPlayError):
         MatchResult(2, "E", None, (1, 1), (13, 13), ResultKind.BYE)
     with pytest.raises(MatchPlayError):
@@ -86,4 +87,6 @@ def test_best_of_three():
     assert combine_games([win, loss, draw], RoundFormat.BEST_OF_THREE).mp == (1, 1)
     with pytest.raises(MatchPlayError, match="not decided"):
         combine_games([win, loss], RoundFormat.BEST_OF_THREE)
+    with pytest.raises(MatchPlayError, match="decided before its last game"):
+        combine_games([win, win, loss], RoundFormat.BEST_OF_THREE)
     assert combine_games([draw], RoundFormat.ONE_GAME) == draw

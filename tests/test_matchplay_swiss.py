@@ -163,3 +163,31 @@ def test_forfeit_loser_counts_as_met():
     history = [forfeit(1, "A", "B"), game(1, "C", "D")]
     p = pair_round(teams, history, 2)
     assert frozenset("AB") not in {frozenset(x) for x in p.pairs}
+
+
+def test_the_lowest_pair_skips_the_bye_when_it_had_one():
+    teams = field("A", "B", "C", "D", "E")
+    history = [
+        game(1, "A", "B"),
+        game(1, "C", "D"),
+        bye(1, "E"),
+        game(2, "A", "C"),
+        game(2, "B", "E", lp=(26, 0)),
+        bye(2, "D"),
+    ]
+    # A 4/32, B 2/36, D 2/28, C 2/26, E 2/18: E is lowest but had a bye; C is the lowest without.
+    p = pair_round(teams, history, 3)
+    assert p.bye == "C"
+    assert {frozenset(x) for x in p.pairs} == {frozenset("AE"), frozenset("BD")}
+
+
+def test_a_run_of_blocks_is_merged_when_its_excess_reaches_the_toll():
+    from deckhand.competition.matchplay.swiss import _first_unsafe_run
+
+    # excess equal to the toll: a crossing pairing could tie on Σ MP² and win on Σ place²
+    assert _first_unsafe_run([0, 2], [2]) == (0, 1)
+    assert _first_unsafe_run([1, 0], [2]) is None
+    assert _first_unsafe_run([1, 0, 1], [2, 2]) is None
+    assert _first_unsafe_run([0, 3, 0, 2], [8, 2, 8]) == (1, 2)
+    assert _first_unsafe_run([3, 0, 3], [4, 4]) is None
+    assert _first_unsafe_run([float("inf"), 0], [2]) == (0, 1)  # a block that cannot be paired alone

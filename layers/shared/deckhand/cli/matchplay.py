@@ -1,14 +1,17 @@
 """``deckhand pairings`` and ``deckhand match-standings``: match play of pairs (docs/cli.md).
 
-A JSON document on stdin, one JSON answer on stdout. Every error is one JSON line on stdout too,
-so a program reads one stream: bad input ``{"error", "field", "code": "bad_input"}`` with exit
-status 2; a round that cannot be paired ``{"error", "code": "cannot_pair"}`` with exit status 1.
+A JSON document on stdin, one JSON answer on stdout. Bad input follows the house convention of
+the other document commands (docs/cli.md "Bad input"): one line on stderr naming the field
+(``deckhand pairings: error: history[0].mp: …``), nothing on stdout, exit status 2, never a
+traceback. A round that cannot be paired is an answer, not bad input: ``{"error", "code":
+"cannot_pair"}`` on stdout with exit status 1 (RULES.md §4.3: the organiser is told).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -36,7 +39,7 @@ def handles(args: argparse.Namespace) -> bool:
     return getattr(args, "command", None) in HANDLERS
 
 
-def run(command: str, stdin: IO[str], stdout: IO[str]) -> int:
+def run(command: str, stdin: IO[str], stdout: IO[str], stderr: IO[str] | None = None) -> int:
     try:
         doc = _read(stdin)
         answer = HANDLERS[command](doc)
@@ -44,9 +47,10 @@ def run(command: str, stdin: IO[str], stdout: IO[str]) -> int:
         _line({"error": exc.detail, "code": "cannot_pair"}, stdout)
         return EXIT_CANNOT_PAIR
     except MatchPlayError as exc:
-        _line({"error": str(exc), "field": exc.field, "code": "bad_input"}, stdout)
+        err = sys.stderr if stderr is None else stderr
+        err.write(f"deckhand {command}: error: {' '.join(str(exc).split())}\n")
         return EXIT_BAD_INPUT
-    stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    _line(answer, stdout)
     return 0
 
 

@@ -14,6 +14,9 @@ from . import knockout, ranking, round_robin, swiss
 from .entrants import Entrant, MatchResult, ResultKind, Status
 from .errors import MatchPlayError
 
+MAX_KNOCKOUT = 1 << 16  # a bound on the answer's size: no real bracket comes near it
+MAX_LEGS = 4
+
 
 class Format(Enum):
     SWISS = "swiss"
@@ -114,12 +117,18 @@ def parse_teams(value: object) -> list[Entrant]:
         )
     if not teams:
         raise MatchPlayError("teams", "the field has no teams")
+    regs: dict[int, str] = {}
+    for i, team in enumerate(teams):
+        if team.reg in regs:
+            raise MatchPlayError(f"teams[{i}].reg", f"{team.reg} is also {regs[team.reg]!r}'s number")
+        regs[team.reg] = team.id
     return teams
 
 
 def parse_history(value: object, teams: list[Entrant], before_round: int | None = None) -> list[MatchResult]:
     known = {t.id for t in teams}
     results: list[MatchResult] = []
+    seated: dict[tuple[int, str], int] = {}  # (round, team) → the entry that seats it
     for i, raw in enumerate(_list(value if value is not None else [], "history")):
         field = f"history[{i}]"
         doc = _object(raw, field)
@@ -142,6 +151,17 @@ def parse_history(value: object, teams: list[Entrant], before_round: int | None 
             raise MatchPlayError(f"{field}.b", f"unknown team {b!r}")
         if b == a:
             raise MatchPlayError(f"{field}.b", f"{a!r} cannot meet itself")
+        if is_bye and is_forfeit:
+            raise MatchPlayError(f"{field}.forfeit", "a bye is not a forfeit: give one of the two")
+        for side, team in (("a", a), ("b", b)):
+            if team is None:
+                continue
+            if (round_no, team) in seated:
+                raise MatchPlayError(
+                    f"{field}.{side}",
+                    f"{team!r} already plays in round {round_no} (history[{seated[round_no, team]}])",
+                )
+            seated[round_no, team] = i
         mp = _pair(doc.get("mp"), f"{field}.mp")
         if sorted(mp) not in ([0, 2], [1, 1]) or (is_bye and mp != (2, 0)):
             raise MatchPlayError(
@@ -189,6 +209,8 @@ def pairings_document(doc: object) -> dict[str, Any]:
     if fmt is Format.KNOCKOUT:
         _known_keys(body, {"format", "teams"}, "")
         size = _int(body.get("teams"), "teams", 2)
+        if size > MAX_KNOCKOUT:
+            raise MatchPlayError("teams", f"at most {MAX_KNOCKOUT} teams in a knockout, got {size}")
         return {"first_round": [list(m) for m in knockout.first_round(size)]}
     if fmt is Format.ROUND_ROBIN:
         _known_keys(body, {"format", "teams", "legs"}, "")
@@ -198,6 +220,8 @@ def pairings_document(doc: object) -> dict[str, Any]:
         if len(names) < 2:
             raise MatchPlayError("teams", "a round robin needs at least two teams")
         legs = _int(body.get("legs", 1), "legs", 1)
+        if legs > MAX_LEGS:
+            raise MatchPlayError("legs", f"at most {MAX_LEGS} legs, got {legs}")
         return {"rounds": [[list(t) for t in rnd] for rnd in round_robin.schedule(names, legs)]}
     _known_keys(body, {"format", "round", "options", "teams", "history"}, "")
     round_no = _int(body.get("round"), "round", 1)

@@ -77,9 +77,20 @@ class MatchResult:
         return 0 if team == self.a else 1
 
 
-def bye(round_no: int, team: str, table: LevelPointsTable = DEFAULT_TABLE) -> MatchResult:
-    """A bye scores as a forfeit win (RULES.md §4.3 Swiss: 2 MP, 18:0 LP) and has no opponent."""
-    return MatchResult(round_no, team, None, (2, 0), table.forfeit, ResultKind.BYE)
+def bye(
+    round_no: int,
+    team: str,
+    table: LevelPointsTable = DEFAULT_TABLE,
+    *,
+    scale: LevelScale = LevelScale.TABLE_26,
+) -> MatchResult:
+    """A bye scores as a forfeit win (RULES.md §4.3 Swiss: 2 MP, 18:0 LP) and has no opponent.
+
+    Whatever a forfeit win scores on the event's scale: the table's forfeit points, or ⚖ +13:−13
+    under the level difference (级差分).
+    """
+    score = forfeit_score(scale=scale, table=table)
+    return MatchResult(round_no, team, None, score.mp, score.lp, ResultKind.BYE)
 
 
 def forfeit(
@@ -113,6 +124,9 @@ def combine_games(games: Sequence[GameScore], fmt: RoundFormat) -> GameScore:
         return games[0]
     wins_a = sum(1 for g in games if g.mp[0] == 2)
     wins_b = sum(1 for g in games if g.mp[1] == 2)
+    before_last = games[:-1]
+    if max(sum(1 for g in before_last if g.mp[0] == 2), sum(1 for g in before_last if g.mp[1] == 2)) >= 2:
+        raise MatchPlayError("games", "best of three was decided before its last game: drop that game")
     if max(wins_a, wins_b) < 2 and len(games) < 3:
         raise MatchPlayError("games", "best of three is not decided yet: play the next game")
     lp = (sum(g.lp[0] for g in games), sum(g.lp[1] for g in games))

@@ -21,6 +21,7 @@ class Concern(Enum):
     INACTIVE = "inactive"
     UNPAIRED = "unpaired"
     COSTLIER = "costlier_than_swiss"  # a higher Σ (match-point difference)² than the computed pairing
+    BYE_RULE = "bye_rule"  # the bye is not where the §4.3 bye rule puts it
 
 
 @dataclass(frozen=True)
@@ -82,15 +83,20 @@ def check_pairing(
     for e in entrants:
         if e.active and e.id not in seated:
             out.append(Warning(Concern.UNPAIRED, (e.id,), f"{e.id} is not paired"))
-    if round_no > 1:
-        try:
-            computed = pair_round(entrants, history, round_no, options)
-        except CannotPairError:
-            computed = None
-        if computed is not None and table_cost(pairs, totals) > table_cost(computed.pairs, totals):
-            out.append(
-                Warning(Concern.COSTLIER, (), "the Swiss pairing has a lower Σ (match-point difference)²")
-            )
+    try:
+        computed = pair_round(entrants, history, round_no, options)
+    except CannotPairError:
+        computed = None
+    if computed is not None and computed.bye is not None and bye != computed.bye:
+        out.append(
+            Warning(Concern.BYE_RULE, (computed.bye,), f"the bye rule gives the bye to {computed.bye}")
+        )
+    if (
+        round_no > 1
+        and computed is not None
+        and table_cost(pairs, totals) > table_cost(computed.pairs, totals)
+    ):
+        out.append(Warning(Concern.COSTLIER, (), "the Swiss pairing has a lower Σ (match-point difference)²"))
     return out
 
 
