@@ -11,9 +11,9 @@ bombs that beat it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, product, repeat
 from operator import itemgetter
 
 from ..common.cards import BLACK_JOKER, RED_JOKER
@@ -63,7 +63,20 @@ def _subsets(cards: tuple[int, ...]) -> Subs:
 class _Hand:
     """A hand split for generation: each rank's natural cards and their sub-multisets, the wild count."""
 
-    __slots__ = ("level", "wild", "wilds", "subs", "counts", "power", "cards", "bj", "rj")
+    __slots__ = (
+        "level",
+        "wild",
+        "wilds",
+        "subs",
+        "counts",
+        "power",
+        "cards",
+        "bj",
+        "rj",
+        "suits",
+        "hearts_mask",
+        "own",
+    )
 
     def __init__(self, hand: Sequence[int], level: int) -> None:
         self.level = level
@@ -83,12 +96,20 @@ class _Hand:
                 per_rank[c >> 2].append(c)
         self.wilds, self.bj, self.rj = wilds, bj, rj
         self.subs: list[Subs] = []
+        self.own: list[tuple[int, ...]] = []
         self.counts: list[int] = []
         for r in range(13):
             own = tuple(sorted(per_rank[r]))
+            self.own.append(own)
             self.subs.append(_subsets(own))
             self.counts.append(len(own))
             self.cards[r] = sorted(set(own))
+        # Per rank, a bit mask of the suits held; and the ranks whose heart is held (naturals only).
+        self.suits = [0] * 13
+        for r in range(13):
+            for c in self.cards[r]:
+                self.suits[r] |= 1 << (c & 3)
+        self.hearts_mask = sum(1 << r for r in range(13) if self.suits[r] >> HEART & 1)
 
 
 def legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[Play]:
@@ -200,22 +221,6 @@ def _triples(h: _Hand, out: list[Play], above: int) -> None:
                 out.append((_with_wilds(t, wild, w), _reading(TRIPLE, p, 3, _with_wilds(t, heart, w))))
 
 
-def _parts(
-    h: _Hand, r: int, need: int, min_natural: int
-) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
-    """Ways to make ``need`` cards of rank ``r``: (natural cards, read cards, wilds used)."""
-    subs = h.subs[r]
-    heart = r * 4 + HEART
-    out = []
-    for k in range(need, min_natural - 1, -1):
-        w = need - k
-        if w > h.wilds or k >= len(subs):
-            continue
-        for t in subs[k]:
-            out.append((t, t + (heart,) * w, w))
-    return out
-
-
 Part = tuple[tuple[int, ...], tuple[int, ...], int, int]  # natural cards, read cards, wilds, below
 
 
@@ -230,21 +235,23 @@ def _make_insert(n: int, w: int, pos: int) -> Callable[[tuple[int, ...]], tuple[
 _INSERT = [[_make_insert(5, w, pos) for pos in range(6 - w)] for w in range(3)]
 
 
-def _fh_parts(h: _Hand, r: int, need: int) -> list[Part]:
-    """Ways to make ``need`` cards of rank ``r`` with at least one natural card: (natural cards, read
-    cards — sorted, wilds as hearts of ``r`` —, wilds used, how many naturals sort below the wild)."""
-    subs = h.subs[r]
-    heart = r * 4 + HEART
-    wild = h.wild
+@lru_cache(maxsize=16384)
+def _fh_parts(own: tuple[int, ...], wild: int, need: int, wilds: int) -> tuple[Part, ...]:
+    """Ways to make ``need`` cards of one rank from its naturals ``own`` with at least one natural and
+    at most ``wilds`` wilds: (natural cards, read cards — sorted, wilds as hearts of the rank —, wilds
+    used, how many naturals sort below the wild). Cached across calls (a rank's cards recur)."""
+    if not own:
+        return ()
+    subs = _subsets(own)
+    heart = (own[0] >> 2) * 4 + HEART
     out: list[Part] = []
-    for k in range(need, 0, -1):
-        w = need - k
-        if w > h.wilds or k >= len(subs):
-            continue
-        for t in subs[k]:
-            read = tuple(sorted(t + (heart,) * w)) if w else t
-            out.append((t, read, w, sum(1 for c in t if c < wild)))
-    return out
+    for w in range(wilds + 1):
+        k = need - w
+        if 0 < k < len(subs):
+            for t in subs[k]:
+                read = tuple(sorted(t + (heart,) * w)) if w else t
+                out.append((t, read, w, sum(1 for c in t if c < wild)))
+    return tuple(out)
 
 
 def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
@@ -253,7 +260,10 @@ def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
     Parts of different ranks are disjoint blocks of the sorted order, so plays are concatenations;
     only the wilds need placing (by :data:`_INSERT`)."""
     power, wild, wilds, level = h.power, h.wild, h.wilds, h.level
-    pair_parts = [_fh_parts(h, r, 2) for r in range(13)]
+    own = h.own
+    pair_parts: list[Sequence[Part]] = []
+    for r in range(13):
+        pair_parts.append(_fh_parts(own[r], wild, 2, wilds))
     for j, n in ((BLACK_JOKER, h.bj), (RED_JOKER, h.rj)):
         pair_parts.append([((j, j), (j, j), 0, 0)] if n == 2 else [])
     wild_tuples = ((), (wild,), (wild, wild))
@@ -262,7 +272,7 @@ def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
         p = power[t]
         if p <= above:
             continue
-        triples = _fh_parts(h, t, 3)
+        triples = _fh_parts(own[t], wild, 3, wilds)
         if not triples:
             continue
         for q in range(15):
@@ -291,10 +301,72 @@ def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
                 append((phys, _new(Reading, (FULL_HOUSE, p, 5, tuple(sorted(tn + (fp, fp)))))))
 
 
-# Gap patterns of a five-card run: (bit mask of slots left to wilds, those slots), at most two.
-_GAPS: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
-    tuple((sum(1 << i for i in g), g) for k in range(w + 1) for g in combinations(range(5), k))
-    for w in range(3)
+# Straights by precomputed plans. Per run, the lists a product draws from are kept in one list
+# ``ext``: 0…4 the natural cards of each slot (ranks by rank index), 5…9 the heart of each slot (a
+# wild's reading), 10 the wild, 11/12 the level rank's naturals below/above the wild (♦♣ / ♠).
+_WILD_AT, _LEVEL_BELOW, _LEVEL_ABOVE = 10, 11, 12
+# A variant: (lists for the physical cards, lists for the read cards — both itemgetters over ext —,
+# the split list it needs non-empty or -1, the ranks whose hearts make the naturals all hearts or 0,
+# those hearts and the wilds sorted, the same read with the wilds as spades).
+_Variant = tuple[
+    Callable[[list[list[int]]], tuple[list[int], ...]],
+    Callable[[list[list[int]]], tuple[list[int], ...]],
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+]
+_Run = tuple[int, tuple[int, ...], tuple[tuple[tuple[int, tuple[_Variant, ...]], ...], ...]]
+
+
+def _straight_plans(level: int) -> tuple[_Run, ...]:
+    """Per run: (top, its ranks by rank index, by at most 0/1/2 wilds the (gap mask, variants) of
+    every way to leave one or two slots to the wilds) at this level."""
+    wild = level * 4 + HEART
+    out: list[_Run] = []
+    for win in STRAIGHT_WINDOWS:
+        slots = win.sorted_ranks
+        by_wilds: list[list[tuple[int, tuple[_Variant, ...]]]] = [[], [], []]
+        for w in (1, 2):
+            for gaps in combinations(range(5), w):
+                nat = [i for i in range(5) if i not in gaps]
+                pos = sum(1 for i in nat if slots[i] < level)
+                hearts = [slots[i] * 4 + HEART for i in nat]
+                spades = [slots[i] * 4 + SPADE for i in gaps]
+                variants: list[_Variant] = []
+                level_slots = [i for i in nat if slots[i] == level]
+                splits = (
+                    [(-1, nat, pos)]
+                    if not level_slots
+                    else [(_LEVEL_BELOW, nat, pos + 1), (_LEVEL_ABOVE, nat, pos)]
+                )
+                for split, order, at in splits:
+                    idx = [split if split >= 0 and slots[i] == level else i for i in order]
+                    phys = (*idx[:at], *([_WILD_AT] * w), *idx[at:])
+                    read = tuple(
+                        5 + i if i in gaps else (split if split >= 0 and slots[i] == level else i)
+                        for i in range(5)
+                    )
+                    variants.append(
+                        (
+                            itemgetter(*phys),
+                            itemgetter(*read),
+                            split,
+                            0 if level_slots else sum(1 << slots[i] for i in nat),
+                            tuple(sorted([*hearts, *([wild] * w)])),
+                            tuple(sorted([*hearts, *spades])),
+                        )
+                    )
+                plan = (sum(1 << i for i in gaps), tuple(variants))
+                for most in range(w, 3):
+                    by_wilds[most].append(plan)
+        out.append((win.top, slots, tuple(tuple(b) for b in by_wilds)))
+    return tuple(out)
+
+
+_STRAIGHT_PLANS = tuple(_straight_plans(level) for level in range(13))
+_FLUSH_RUNS = tuple(
+    tuple(tuple(r * 4 + s for r in win.sorted_ranks) for s in range(4)) for win in STRAIGHT_WINDOWS
 )
 
 
@@ -302,67 +374,47 @@ def _straights(h: _Hand, out: list[Play], above: int) -> None:
     """Five in a row (§4), suits free; a one-suit run without a wild is a straight flush only (§4.2).
 
     Slots go by rank index, so a product of each slot's cards is already sorted; the wilds sit where
-    the level rank sorts (the level slot's own cards split round the wild)."""
+    the level rank sorts (the level slot's own cards split round the wild). The read cards are the
+    product of the same lists with each gap's heart, so both products run in step, in C."""
     wild, wilds, cards, level = h.wild, h.wilds, h.cards, h.level
-    append = out.append
-    for win in STRAIGHT_WINDOWS:
-        top = win.top
+    suits, hearts_mask = h.suits, h.hearts_mask
+    extend = out.extend
+    kinds, fives, types = repeat(STRAIGHT), repeat(5), repeat(Reading)
+    below = [c for c in cards[level] if c < wild]
+    over = [c for c in cards[level] if c > wild]
+    for n, (top, slots, plans) in enumerate(_STRAIGHT_PLANS[level]):
         if top <= above:
             continue
-        slots = win.sorted_ranks
         lists = [cards[r] for r in slots]
         empty = 0
-        for i, lst in enumerate(lists):
-            if not lst:
+        for i in range(5):
+            if not lists[i]:
                 empty |= 1 << i
-        for gap_mask, gaps in _GAPS[wilds]:
+        tops = repeat(top)
+        if not empty:
+            reads = list(product(*lists))
+            flush = suits[slots[0]] & suits[slots[1]] & suits[slots[2]] & suits[slots[3]] & suits[slots[4]]
+            if flush:
+                for s in range(4):
+                    if flush >> s & 1:
+                        reads.remove(_FLUSH_RUNS[n][s])
+            extend(zip(reads, map(_new, types, zip(kinds, tops, fives, reads, strict=False)), strict=True))
+        if not wilds:
+            continue
+        ext = [*lists, *([r * 4 + HEART] for r in slots), [wild], below, over]
+        for gap_mask, variants in plans[wilds]:
             if empty & ~gap_mask:
                 continue
-            w = len(gaps)
-            if not w:
-                flushes = {
-                    f
-                    for f in (tuple(r * 4 + s for r in slots) for s in range(4))
-                    if all(c in lst for c, lst in zip(f, lists, strict=True))
-                }
-                for t in product(*lists):
-                    if not flushes or t not in flushes:
-                        append((t, _new(Reading, (STRAIGHT, top, 5, t))))
-                continue
-            nat_ranks = [slots[i] for i in range(5) if not gap_mask >> i & 1]
-            nat_lists = [lists[i] for i in range(5) if not gap_mask >> i & 1]
-            fills = tuple(slots[i] * 4 + HEART for i in gaps)
-            spades = tuple(slots[i] * 4 + SPADE for i in gaps)
-            # Where the wilds sort among the naturals: after every rank below the level …
-            pos = sum(1 for r in nat_ranks if r < level)
-            variants: list[tuple[list[list[int]], int]] = []
-            if level in nat_ranks:  # … and round the level rank's own cards (suits below/above ♥)
-                j = nat_ranks.index(level)
-                below = [c for c in nat_lists[j] if c < wild]
-                above_w = [c for c in nat_lists[j] if c > wild]
-                if below:
-                    variants.append(([*nat_lists[:j], below, *nat_lists[j + 1 :]], pos + 1))
-                if above_w:
-                    variants.append(([*nat_lists[:j], above_w, *nat_lists[j + 1 :]], pos))
-            else:
-                variants.append((nat_lists, pos))
-            hearts = tuple(r * 4 + HEART for r in nat_ranks)
-            # Every natural a heart: the wilds read as spades, or the run would be a flush (§4.2).
-            all_hearts = all(c in lst for c, lst in zip(hearts, nat_lists, strict=True))
-            hearts_phys = tuple(sorted([*hearts, *([wild] * w)])) if all_hearts else ()
-            wild_lists = [[wild]] * w
-            spade_read = tuple(sorted([*hearts, *spades]))
-            for lsts, at in variants:
-                # The read cards in slot order: a gap slot's one card is its heart. Singleton lists do
-                # not change a product's order, so both products run in step.
-                it = iter(lsts)
-                read_lists = [[fills[gaps.index(i)]] if i in gaps else next(it) for i in range(5)]
-                for phys, read in zip(
-                    product(*lsts[:at], *wild_lists, *lsts[at:]), product(*read_lists), strict=True
-                ):
-                    if all_hearts and phys == hearts_phys:
-                        read = spade_read
-                    append((phys, _new(Reading, (STRAIGHT, top, 5, read))))
+            for phys_of, read_of, split, nat_mask, hearts_phys, spade_read in variants:
+                if split >= 0 and not ext[split]:
+                    continue
+                reads = list(product(*read_of(ext)))
+                phys: Iterable[tuple[int, ...]] = product(*phys_of(ext))
+                if nat_mask and hearts_mask & nat_mask == nat_mask:
+                    # Every natural a heart: the wilds read as spades, or the run would be a flush (§4.2).
+                    phys = list(phys)
+                    reads[phys.index(hearts_phys)] = spade_read
+                extend(zip(phys, map(_new, types, zip(kinds, tops, fives, reads, strict=False)), strict=True))
 
 
 def _straight_flushes(h: _Hand, out: list[Play], above: int) -> None:
@@ -412,35 +464,43 @@ def _flush_choices(
                     )
 
 
+# _INSERT6[w][pos]: six cards, naturals in order then ``w`` wilds, with the wilds moved after ``pos``.
+_INSERT6 = [[_make_insert(6, w, pos) for pos in range(7 - w)] for w in range(3)]
+
+
 def _chains(
     h: _Hand, out: list[Play], above: int, width: int, windows: tuple[Window, ...], kind: Combo
 ) -> None:
-    """Three consecutive pairs or two consecutive triples, exactly (§4)."""
-    wild, wilds = h.wild, h.wilds
+    """Three consecutive pairs or two consecutive triples, exactly (§4).
+
+    The ranks of a run go by rank index, so the blocks concatenate in sorted order (the read cards
+    too); only the wilds need placing."""
+    wild, wilds, own = h.wild, h.wilds, h.own
     size = width * len(windows[0].ranks)
+    wild_tuples = ((), (wild,), (wild, wild))
+    append = out.append
     for win in windows:
         if win.top <= above:
             continue
-        partial: list[tuple[tuple[int, ...], tuple[int, ...], int]] = [((), (), 0)]
-        for r in win.ranks:
-            parts = _parts(h, r, width, 0 if width == 2 else 1)
+        partial: list[Part] = [((), (), 0, 0)]
+        for r in win.sorted_ranks:
+            parts = _fh_parts(own[r], wild, width, wilds)
+            if width == 2 and wilds == 2:  # a pair of a run may be both wilds
+                parts = (*parts, ((), (r * 4 + HEART,) * 2, 2, 0))
             nxt = []
-            for nat, read, w in partial:
-                for pn, pr, pw in parts:
-                    if w + pw <= wilds:
-                        nxt.append((nat + pn, read + pr, w + pw))
+            for nat, read, w, b in partial:
+                left = wilds - w
+                for pn, pr, pw, pb in parts:
+                    if pw <= left:
+                        nxt.append((nat + pn, read + pr, w + pw, b + pb))
             partial = nxt
             if not partial:
                 break
-        for nat, read, w in partial:
-            if len(nat) == 0:
-                continue
-            out.append(
-                (
-                    tuple(sorted(nat + (wild,) * w)) if w else tuple(sorted(nat)),
-                    _reading(kind, win.top, size, tuple(sorted(read))),
-                )
-            )
+        for nat, read, w, b in partial:
+            if w:
+                append((_INSERT6[w][b](nat + wild_tuples[w]), _new(Reading, (kind, win.top, size, read))))
+            else:
+                append((nat, _new(Reading, (kind, win.top, size, nat))))
 
 
 def _bombs(h: _Hand, out: list[Play], floor: int) -> None:
