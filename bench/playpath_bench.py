@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from deckhand.cli.organiser import ApiClient
-from deckhand.engines.common.cards import format_cards
-from deckhand.engines.registry import game
 from deckhand.venue.bridge import new_client
 from deckhand.venue.demo import free_port
 from deckhand.venue.mosquitto import find_mosquitto
@@ -50,7 +48,6 @@ class TableDriver:
         self.lock = lock
         self.counter = 0
         self.boards_done = 0
-        self.bot = game("bigtwo-2017").view_bot("steady")
         self.client = new_client(f"pp-{table}")
         self.client.on_message = self.on_message
         self.client.connect("127.0.0.1", port)
@@ -85,17 +82,28 @@ class TableDriver:
         else:
             self.play(views)
 
+    @staticmethod
+    def decide(v: dict[str, Any]) -> dict[str, Any] | None:
+        """A player reading the screen only (the device gets no engine view): no to every yes/no,
+        pass when it may; leading, the 3♦ when the prompt asks for it, else the highest single."""
+        ask = v.get("ask")
+        if ask is None:
+            return None
+        options: list[dict[str, Any]] = [o["a"] for o in ask["o"]]
+        plain = [a for a in options if not a.get("c")]
+        if plain:
+            return next((a for a in plain if a.get("v", 0) == 0), plain[-1])
+        card = v["h"][0] if "3\u2666" in ask["p"] else v["h"][-1]
+        return {**options[0], "c": [card]}
+
     def play(self, views: dict[int, dict[str, Any]]) -> None:
         for seat, v in sorted(views.items()):
-            action = self.bot(v["view"])
+            action = self.decide(v)
             if action is None:
                 continue
             self.counter += 1
-            body: dict[str, Any] = {"t": action.kind, "msg": f"m{self.counter}", "board": v["b"], "r": v["r"]}
-            if action.cards:
-                body["cards"] = format_cards(action.cards)
-            if action.kind in ("show", "double", "bid"):
-                body["v"] = action.value
+            body: dict[str, Any] = {"t": "act", "msg": f"m{self.counter}", "board": v["b"], "r": v["r"]}
+            body["a"] = action
             self.sent_at = time.perf_counter()
             self.client.publish(f"dh/{self.things[seat]}/up", json.dumps(body), qos=1)
             return

@@ -53,6 +53,28 @@ class Backend:
         views = [p for p in self.publisher.to(thing) if p["t"] == "view"]
         return views[-1] if views else None
 
+    def seat_view(self, thing: str, message: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The engine's view of the seat that went with a view message (the last by default): what a
+        simulated player decides from; the device itself gets the screen only."""
+        message = message or self.last_view(thing)
+        assert message is not None
+        view = self.publisher.seat_view(thing, message)
+        assert view is not None, "no engine view was noted with this view message"
+        return view
+
+
+def act(msg: str, board: str, kind: str, *, v: Any = None, c: Any = None, r: Any = None) -> dict[str, Any]:
+    """A device's ``act`` message (docs/protocol.md)."""
+    a: dict[str, Any] = {"k": kind}
+    if v is not None:
+        a["v"] = v
+    if c is not None:
+        a["c"] = c
+    payload: dict[str, Any] = {"t": "act", "msg": msg, "board": board, "a": a}
+    if r is not None:
+        payload["r"] = r
+    return payload
+
 
 def setup_moto_env() -> None:
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
@@ -84,20 +106,25 @@ class DeviceBot:
         msg = self.backend.last_view(self.thing)
         if msg is None or msg["st"] != "playing":
             return None
-        action = game(msg["g"]).view_bot("steady")(msg["view"])
+        action = game(msg["g"]).view_bot("steady")(self.backend.seat_view(self.thing, msg))
         if action is None:
+            assert "ask" not in msg  # the screen asks exactly when the seat has a decision
             return None
         self.counter += 1
-        payload: dict[str, Any] = {
-            "t": action.kind,
-            "msg": f"{self.thing}-{self.counter}",
-            "board": msg["b"],
-            "r": msg["r"],  # as the firmware sends it: the board is read without the event
-        }
-        if action.kind == "play":
-            from deckhand.engines.common.cards import format_cards
+        # The option of the screen's ask that sends this action, filled in as the firmware does.
+        option = next(
+            o["a"]
+            for o in msg["ask"]["o"]
+            if o["a"]["k"] == action.kind and o["a"].get("v", action.value) == action.value
+        )
+        from deckhand.engines.common.cards import format_cards
 
-            payload["cards"] = format_cards(action.cards)
-        if action.kind in ("show", "double", "bid"):
-            payload["v"] = action.value
+        payload = act(
+            f"{self.thing}-{self.counter}",
+            msg["b"],
+            option["k"],
+            v=option.get("v"),
+            c=format_cards(action.cards) if option.get("c") else None,
+            r=msg["r"],  # as the firmware sends it: the board is read without the event
+        )
         return self.backend.send(self.thing, payload)

@@ -22,6 +22,7 @@ from deckhand.service.runtime import Runtime  # noqa: E402
 from deckhand.venue.bridge import Bridge as VenueBridge  # noqa: E402
 from deckhand.venue.bridge import mqtt_client  # noqa: E402
 from deckhand.venue.broker import EmbeddedBroker  # noqa: E402
+from deckhand.venue.lockstep import LastSent  # noqa: E402
 from deckhand_fw.app import build  # noqa: E402
 from deckhand_fw.hal.host import HostHal  # noqa: E402
 from umqtt.simple import MQTTClient  # noqa: E402
@@ -38,7 +39,9 @@ class Bridge(VenueBridge):
 
     def __init__(self, port: int, invoke) -> None:
         out = mqtt_client("server-publisher", "127.0.0.1", port)
-        self.rt = Runtime(MqttPublisher(out), invoke)
+        # LastSent keeps the engine's view of each seat next to its view message, for the tests' bots.
+        self.sent = LastSent(MqttPublisher(out))
+        self.rt = Runtime(self.sent, invoke)
         self._publisher_client = out
 
         def handle(event: dict[str, Any]) -> dict[str, Any]:

@@ -69,17 +69,24 @@ def test_whole_doudizhu_event_through_device_messages(backend):
     assert scoring.compute_standings(event, 2) == standings_document(*standings(boards, ruleset))
     # Every view carries the rule set; a seat sees its own hand only, and the kitty once it is shown.
     view = backend.last_view(THINGS[0])
-    assert view["g"] == "doudizhu-2016" and set(view["view"]) >= {"bids", "landlord", "kitty"}
+    assert view["g"] == "doudizhu-2016" and set(backend.seat_view(THINGS[0], view)) >= {
+        "bids",
+        "landlord",
+        "kitty",
+    }
+    assert any(line.startswith("Landlord: ") and " kitty " in line for line in view["l"])
 
 
 def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_again(backend):
     prepare(backend)
     rounds.request_next_round(backend.rt, "ddz")
     assert report_deal(backend, 1)["status"] == "accepted"
-    first = backend.last_view(THINGS[0])["view"]["hand"]
+    first = backend.seat_view(THINGS[0])["hand"]
     for n, thing in enumerate(THINGS[:3]):
         msg = backend.last_view(thing)
-        outcome = backend.send(thing, {"t": "bid", "msg": f"p{n}", "board": msg["b"], "v": 0})
+        outcome = backend.send(
+            thing, {"t": "act", "msg": f"p{n}", "board": msg["b"], "a": {"k": "bid", "v": 0}}
+        )
         assert outcome["status"] == "accepted"
     item = tableboard.load("ddz", 1, "A", "1")
     assert item.log[-1]["t"] == "redeal" and item.log[-1]["n"] == 1 and item.dealt_ok is None
@@ -87,7 +94,11 @@ def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_aga
     stored = DealItem.get("EVENT#ddz", "DEAL#001#1#1").order
     size = game("doudizhu-2016").deal_size
     assert deal["n"] == 2 and deal["order"] == format_cards(stored[size : 2 * size])
-    second = backend.last_view(THINGS[0])["view"]
+    second = backend.seat_view(THINGS[0])
+    assert (
+        backend.last_view(THINGS[0])["h"] == second["hand"]
+        and "Redeal: deal 2" in backend.last_view(THINGS[0])["l"]
+    )
     assert second["deal"] == 2 and second["hand"] != first and second["bids"] == [None, None, None]
     assert sorted(second["hand"]) == sorted(format_cards(stored[size : 2 * size][0:51:3]))
     # The dealing table's report is checked against the new deal: the old one is now a misread.
@@ -100,8 +111,8 @@ def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_aga
     # Table B passes all round too: it gets the very same second deal.
     for n, thing in enumerate(THINGS[3:]):
         msg = backend.last_view(thing)
-        backend.send(thing, {"t": "bid", "msg": f"q{n}", "board": msg["b"], "v": 0})
-    assert backend.last_view(THINGS[3])["view"]["hand"] == second["hand"]
+        backend.send(thing, {"t": "act", "msg": f"q{n}", "board": msg["b"], "a": {"k": "bid", "v": 0}})
+    assert backend.seat_view(THINGS[3])["hand"] == second["hand"]
     # The log replays to the stored state (redeal entries are notes, not actions).
     item = tableboard.load("ddz", 1, "A", "1")
     assert tableboard.replay(item, list(stored)).to_json() == item.state
@@ -110,9 +121,9 @@ def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_aga
 @pytest.mark.parametrize(
     ("payload", "code"),
     [
-        ({"t": "bid", "msg": "x", "board": "1", "v": 4}, "malformed"),
-        ({"t": "bid", "msg": "x", "board": "1", "v": True}, "malformed"),
-        ({"t": "bid", "msg": "x", "board": "1"}, "malformed"),
+        ({"t": "act", "msg": "x", "board": "1", "a": {"k": "bid", "v": 4}}, "malformed"),
+        ({"t": "act", "msg": "x", "board": "1", "a": {"k": "bid", "v": True}}, "malformed"),
+        ({"t": "act", "msg": "x", "board": "1", "a": {"k": "bid"}}, "malformed"),
     ],
 )
 def test_bad_bids_are_refused_before_the_engine(backend, payload, code):
@@ -126,4 +137,7 @@ def test_bad_bids_are_refused_before_the_engine(backend, payload, code):
 def test_an_out_of_turn_bid_is_refused_by_the_engine(backend):
     prepare(backend)
     rounds.request_next_round(backend.rt, "ddz")
-    assert backend.send(THINGS[1], {"t": "bid", "msg": "x", "board": "1", "v": 3})["code"] == "not_your_turn"
+    assert (
+        backend.send(THINGS[1], {"t": "act", "msg": "x", "board": "1", "a": {"k": "bid", "v": 3}})["code"]
+        == "not_your_turn"
+    )

@@ -87,9 +87,9 @@ def test_each_device_gets_only_its_own_hand(backend):
     for thing in THINGS:
         msg = backend.last_view(thing)
         assert msg["s"] == THINGS.index(thing) % 4
-        assert "hand" in msg["view"] and len(msg["view"]["hand"]) == 13
-        assert set(msg["view"]) >= {"counts", "turn", "phase"}
-        hands[thing] = set(msg["view"]["hand"])
+        assert len(msg["h"]) == 13 and msg["h"] == backend.seat_view(thing, msg)["hand"]
+        assert msg["l"] and "view" not in msg  # the screen: status lines, not the engine's view
+        hands[thing] = set(msg["h"])
     table_a = [hands[t] for t in THINGS[:4]]
     assert set.union(*table_a) == {c for h in table_a for c in h} and sum(map(len, table_a)) == 52
     # No message to a handset ever holds another seat's cards; the dealer gets the order, handsets never.
@@ -97,7 +97,8 @@ def test_each_device_gets_only_its_own_hand(backend):
         for payload in backend.publisher.to(thing):
             assert payload["t"] != "deal"
             if payload["t"] == "view":
-                assert set(payload["view"]["hand"]) <= hands[thing]
+                assert set(payload["h"]) <= hands[thing]
+                assert set(backend.seat_view(thing, payload)["hand"]) <= hands[thing]
     deals = [p for p in backend.publisher.to("dealer-A") if p["t"] == "deal"]
     assert len(deals) == 1 and len(deals[0]["order"]) == 52
 

@@ -35,19 +35,28 @@ def last_reply(b, thing):
     [
         ("not an object", "malformed"),
         ({"t": "fly", "msg": "m1", "board": "1"}, "malformed"),
-        ({"t": "show", "board": "1", "v": 1}, "malformed"),
-        ({"t": "show", "msg": "m 1", "board": "1", "v": 1}, "malformed"),
-        ({"t": "show", "msg": "m1", "v": 1}, "malformed"),
-        ({"t": "show", "msg": "m1", "board": "1", "v": 2}, "malformed"),
-        ({"t": "show", "msg": "m1", "board": "1", "v": True}, "malformed"),
-        ({"t": "play", "msg": "m1", "board": "1", "cards": []}, "malformed"),
-        ({"t": "play", "msg": "m1", "board": "1", "cards": "D3"}, "malformed"),
-        ({"t": "play", "msg": "m1", "board": "1", "cards": ["X9"]}, "bad_card"),
-        ({"t": "play", "msg": "m1", "board": "1", "cards": ["D3", "D3"]}, "bad_card"),
-        ({"t": "play", "msg": "m1", "board": "1", "cards": ["D3"]}, "phase_closed"),
-        ({"t": "double", "msg": "m1", "board": "1", "v": 1}, "phase_closed"),
-        ({"t": "show", "msg": "m1", "board": "9", "v": 1}, "wrong_board"),
-        ({"t": "show", "msg": "m1", "board": "2", "v": 1}, "wrong_board"),
+        ({"t": "act", "board": "1", "a": {"k": "show", "v": 1}}, "malformed"),
+        ({"t": "act", "msg": "m 1", "board": "1", "a": {"k": "show", "v": 1}}, "malformed"),
+        ({"t": "act", "msg": "m1", "a": {"k": "show", "v": 1}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "show", "v": 2}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "show", "v": True}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "play", "c": []}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "play", "c": "D3"}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "play", "c": ["X9"]}}, "bad_card"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "play", "c": ["D3", "D3"]}}, "bad_card"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "play", "c": ["D3"]}}, "phase_closed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "double", "v": 1}}, "phase_closed"),
+        ({"t": "act", "msg": "m1", "board": "9", "a": {"k": "show", "v": 1}}, "wrong_board"),
+        ({"t": "act", "msg": "m1", "board": "2", "a": {"k": "show", "v": 1}}, "wrong_board"),
+        # Protocol v2: one action message, its action in ``a``, checked against the game's schema.
+        ({"t": "show", "msg": "m1", "board": "1", "v": 1}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1"}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": "show"}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"v": 1}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "fly"}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "a": {"k": "play"}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "r": None, "a": {"k": "pass"}}, "malformed"),
+        ({"t": "act", "msg": "m1", "board": "1", "r": 0, "a": {"k": "pass"}}, "malformed"),
         ({"t": "dealt", "msg": "m1", "board": "1", "cards": ["D3"]}, "not_your_seat"),
     ],
 )
@@ -64,7 +73,7 @@ def test_bad_messages_are_rejected_with_a_reason_and_change_nothing(started, pay
 def test_unknown_thing_is_rejected(started):
     b, _ = started
     before = snapshot(b)
-    outcome = b.send("stranger", {"t": "show", "msg": "m1", "board": "1", "v": 1})
+    outcome = b.send("stranger", {"t": "act", "msg": "m1", "board": "1", "a": {"k": "show", "v": 1}})
     assert outcome["code"] == "unknown_device"
     assert b.publisher.to("stranger")[-1]["code"] == "unknown_device"
     assert snapshot(b) == before
@@ -75,33 +84,39 @@ def test_device_acts_only_for_its_own_seat(started):
     item = tableboard.load("cup", 1, "A", "1")
     # hs-A-1 sends; the action is recorded for seat 1 whatever it claims.
     assert (
-        b.send("hs-A-1", {"t": "show", "msg": "x", "board": "1", "v": 0, "seat": 3})["status"] == "accepted"
+        b.send("hs-A-1", {"t": "act", "msg": "x", "board": "1", "seat": 3, "a": {"k": "show", "v": 0}})[
+            "status"
+        ]
+        == "accepted"
     )
     item = tableboard.load("cup", 1, "A", "1")
     assert item.log[-1]["s"] == 1 and item.log[-1]["m"] == "x"
     # A device of table B cannot act on table A's board.
     before = snapshot(b)
-    assert b.send("hs-B-0", {"t": "show", "msg": "y", "board": "1", "v": 0})["status"] == "accepted"
+    assert (
+        b.send("hs-B-0", {"t": "act", "msg": "y", "board": "1", "a": {"k": "show", "v": 0}})["status"]
+        == "accepted"
+    )
     assert snapshot(b) == before  # it went to table B's board, not A's
 
 
 def test_out_of_turn_is_rejected(started):
     b, bots = started
     for thing in THINGS[:4]:
-        b.send(thing, {"t": "show", "msg": f"s-{thing}", "board": "1", "v": 0})
+        b.send(thing, {"t": "act", "msg": f"s-{thing}", "board": "1", "a": {"k": "show", "v": 0}})
     item = tableboard.load("cup", 1, "A", "1")
     engine = tableboard.engine_of(item)[1]
     turn = engine.turn
     other = THINGS[(turn + 1) % 4]
     before = snapshot(b)
-    outcome = b.send(other, {"t": "double", "msg": "d1", "board": "1", "v": 1})
+    outcome = b.send(other, {"t": "act", "msg": "d1", "board": "1", "a": {"k": "double", "v": 1}})
     assert outcome["code"] == "not_your_turn"
     assert snapshot(b) == before
 
 
 def test_duplicate_delivery_is_acknowledged_again_and_applied_once(started):
     b, _ = started
-    message = {"t": "show", "msg": "dup-1", "board": "1", "v": 1}
+    message = {"t": "act", "msg": "dup-1", "board": "1", "a": {"k": "show", "v": 1}}
     assert b.send("hs-A-2", message)["status"] == "accepted"
     after_first = snapshot(b)
     assert b.send("hs-A-2", message)["status"] == "duplicate"
@@ -118,7 +133,7 @@ def test_duplicate_delivery_is_acknowledged_again_and_applied_once(started):
 def test_two_handsets_racing_for_one_turn_exactly_one_wins(started):
     b, _ = started
     for thing in THINGS[:4]:
-        b.send(thing, {"t": "show", "msg": f"s-{thing}", "board": "1", "v": 0})
+        b.send(thing, {"t": "act", "msg": f"s-{thing}", "board": "1", "a": {"k": "show", "v": 0}})
     item = tableboard.load("cup", 1, "A", "1")
     turn = tableboard.engine_of(item)[1].turn
     # Two messages for the same decision from the seat, sent at once with different ids, and one
@@ -126,7 +141,7 @@ def test_two_handsets_racing_for_one_turn_exactly_one_wins(started):
     outcomes = {}
 
     def send(key, thing, msg):
-        outcomes[key] = b.send(thing, {"t": "double", "msg": msg, "board": "1", "v": 1})
+        outcomes[key] = b.send(thing, {"t": "act", "msg": msg, "board": "1", "a": {"k": "double", "v": 1}})
 
     threads = [
         threading.Thread(target=send, args=("a", THINGS[turn], "race-a")),
@@ -160,7 +175,10 @@ def test_lost_race_is_retried_not_lost(started, monkeypatch):
         return item
 
     monkeypatch.setattr(tableboard, "load", stale_once)
-    assert b.send("hs-A-0", {"t": "show", "msg": "r1", "board": "1", "v": 0})["status"] == "accepted"
+    assert (
+        b.send("hs-A-0", {"t": "act", "msg": "r1", "board": "1", "a": {"k": "show", "v": 0}})["status"]
+        == "accepted"
+    )
     monkeypatch.setattr(tableboard, "load", original)
     item = tableboard.load("cup", 1, "A", "1")
     assert [e["m"] for e in item.log if "m" in e] == ["r1"]
@@ -168,7 +186,7 @@ def test_lost_race_is_retried_not_lost(started, monkeypatch):
 
 def test_timeout_applies_the_default_and_is_recorded(started):
     b, _ = started
-    b.send("hs-A-0", {"t": "show", "msg": "s0", "board": "1", "v": 1})
+    b.send("hs-A-0", {"t": "act", "msg": "s0", "board": "1", "a": {"k": "show", "v": 1}})
     b.clock.advance(9_999)
     assert b.sweep()["timeouts"] == 0
     b.clock.advance(2)
@@ -181,7 +199,8 @@ def test_timeout_applies_the_default_and_is_recorded(started):
     assert engine.phase == "double" and engine.shown == [1, 0, 0, 0]
     assert item.play_ms[1] == 10_000  # a timed-out decision counts its whole allowance
     # The devices were told: each got a new view.
-    assert b.last_view("hs-A-1")["view"]["phase"] == "double"
+    assert b.seat_view("hs-A-1")["phase"] == "double"
+    assert b.last_view("hs-A-1")["l"][0].startswith("Double phase: ")
 
 
 def test_timeouts_are_applied_on_an_incoming_message_too(started):
@@ -189,7 +208,7 @@ def test_timeouts_are_applied_on_an_incoming_message_too(started):
     version = tableboard.load("cup", 1, "A", "1").version
     b.clock.advance(10_001)
     # Nobody chose to show within 10 s: the first message after that finds the show phase over.
-    outcome = b.send("hs-A-0", {"t": "show", "msg": "late", "board": "1", "v": 1})
+    outcome = b.send("hs-A-0", {"t": "act", "msg": "late", "board": "1", "a": {"k": "show", "v": 1}})
     assert outcome["code"] == "phase_closed"
     item = tableboard.load("cup", 1, "A", "1")
     assert item.version == version  # the rejection saved nothing, timeouts included
@@ -202,7 +221,7 @@ def test_hello_resends_the_current_view(started):
     assert b.send("hs-A-2", {"t": "hello", "msg": "h1"})["status"] == "accepted"
     sent = b.publisher.to("hs-A-2")
     assert sent[0] == {"t": "ack", "msg": "h1"}
-    assert sent[1]["t"] == "view" and sent[1]["s"] == 2 and len(sent[1]["view"]["hand"]) == 13
+    assert sent[1]["t"] == "view" and sent[1]["s"] == 2 and len(sent[1]["h"]) == 13
     assert b.send("dealer-A", {"t": "hello", "msg": "h2"})["status"] == "accepted"
     assert b.publisher.to("dealer-A")[-1]["t"] == "deal"
 
@@ -227,7 +246,10 @@ def test_dealt_mismatch_stops_the_board_and_is_reported(started):
     assert item.status == "stopped" and "card 6" in item.stop_reason
     assert b.publisher.to("hs-A-0")[-1] == {"t": "stopped", "b": "1", "why": item.stop_reason}
     # Play on a stopped board is refused.
-    assert b.send("hs-A-0", {"t": "show", "msg": "s", "board": "1", "v": 0})["code"] == "board_stopped"
+    assert (
+        b.send("hs-A-0", {"t": "act", "msg": "s", "board": "1", "a": {"k": "show", "v": 0}})["code"]
+        == "board_stopped"
+    )
     # A short deal is reported too.
     short = b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order[:40]})
     assert "only 40 of 52" in short["why"]
@@ -249,7 +271,10 @@ def test_a_misread_report_overtaken_by_the_correct_one_changes_nothing(started):
     )
     item = tableboard.load("cup", 1, "A", "1")
     assert item.status == "playing" and not item.stop_reason and item.dealt_ok is True
-    assert b.send("hs-A-0", {"t": "show", "msg": "s", "board": "1", "v": 0})["status"] == "accepted"
+    assert (
+        b.send("hs-A-0", {"t": "act", "msg": "s", "board": "1", "a": {"k": "show", "v": 0}})["status"]
+        == "accepted"
+    )
 
 
 def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
@@ -285,7 +310,10 @@ def test_the_audit_counts_an_accepted_action_that_no_log_holds(started):
     from deckhand.service.audit import audit_event
 
     b, _ = started
-    assert b.send("hs-A-2", {"t": "show", "msg": "kept-1", "board": "1", "v": 0})["status"] == "accepted"
+    assert (
+        b.send("hs-A-2", {"t": "act", "msg": "kept-1", "board": "1", "a": {"k": "show", "v": 0}})["status"]
+        == "accepted"
+    )
     audit = audit_event("cup", accepted=[("hs-A-2", "kept-1")])
     assert audit["lost"] == audit["doubled"] == audit["replay_mismatches"] == 0
     assert audit["device_actions"] == 1
@@ -297,6 +325,6 @@ def test_a_value_on_a_pass_is_ignored_not_a_crash(started, value):
     """Regression (fuzzing): ``"v": null`` on a pass raised TypeError in the handler. Fields a
     message type does not have are ignored (docs/protocol.md): ``cards`` on a pass too."""
     b, _ = started
-    message = {"t": "pass", "msg": "p-1", "board": "1", "v": value, "cards": value}
+    message = {"t": "act", "msg": "p-1", "board": "1", "a": {"k": "pass", "v": value, "c": value}}
     outcome = b.send("hs-A-0", message)
     assert outcome["status"] == "rejected" and outcome["code"] == "phase_closed"  # a pass in the show phase

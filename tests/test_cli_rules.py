@@ -149,3 +149,35 @@ def test_doudizhu_ops(line, expected):
     out = io.StringIO()
     assert run("doudizhu", io.StringIO(line + "\n"), out) == 0
     assert [json.loads(x) for x in out.getvalue().splitlines()] == [expected]
+
+
+GUANDAN = [
+    (
+        '{"op":"classify","level":"7","cards":["H7","S5","S6","S8","S9"]}',
+        {"readings": [{"type": "straight", "rank": "9"}, {"type": "straight_flush", "rank": "9"}]},
+    ),
+    (
+        '{"op":"beats","level":"7","prev":{"type":"straight","rank":"9"},"play":["H7","S5","S6","S8","S9"]}',
+        {"beats": True},
+    ),
+    (
+        '{"op":"upgrade","level_side":0,"levels":["A","5"],"order":[0,2,1,3],"a_attempts":[0,0]}',
+        {"levels": ["A+", "5"], "winner_side": 0, "game_over": True},
+    ),
+    ('{"op":"return_ok","level":"7","from":0,"to":1,"card":"S9","partner":false}', {"ok": True}),
+    ('{"op":"level_points","levels":["A+","7"]}', {"match_points": [2, 0], "level_points": [21, 5]}),
+    ('{"op":"classify","level":"7"}', {"error": "missing field 'cards'"}),
+]
+
+
+def test_the_guandan_calculator_answers_the_issues_examples_through_the_command_line() -> None:
+    """``deckhand rules --game guandan`` reaches the engine through the registry, not a copy of it."""
+    text = "\n".join(line for line, _ in GUANDAN) + "\n"
+    out = subprocess.run(
+        [sys.executable, "-m", "deckhand.cli.main", "rules", "--game", "guandan"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert [json.loads(line) for line in out.splitlines()] == [want for _, want in GUANDAN]

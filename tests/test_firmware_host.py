@@ -106,19 +106,25 @@ def drive(bridge, handsets, dealer, *, drop_after=None, reboot_after=None, limit
             msg = h.last_view()
             if msg is None or msg["st"] != "playing" or acted.get(i) == msg["v"] or not h.app.ready():
                 continue
-            action = bots[i].decide(SeatView.from_dict(msg["view"]))
+            seat_view = bridge.sent.seat_view(h.cfg["thing"], msg)  # the engine's, next to the message
+            action = bots[i].decide(SeatView.from_dict(seat_view))
             if action is None:
+                assert not h.app.options()  # the screen asks exactly when the seat has a decision
                 continue
             acted[i] = msg["v"]
-            if action.kind == "play":
-                hand = h.app.hand()
-                for token in format_cards(action.cards):
-                    h.app.on_input(f"sel:{hand.index(token)}")
-                h.app.on_input("play")
-            elif action.kind == "pass":
-                h.app.on_input("pass")
-            else:
-                h.app.on_input(f"{action.kind}:{action.value}")
+            # The buttons: select the cards, step with next to the option that sends the action, ok.
+            options = h.app.options()
+            wanted = next(
+                n
+                for n, o in enumerate(options)
+                if o["a"]["k"] == action.kind and o["a"].get("v", action.value) == action.value
+            )
+            hand = h.app.hand()
+            for token in format_cards(action.cards):
+                h.app.on_input(f"sel:{hand.index(token)}")
+            while h.app.choice != wanted:
+                h.app.on_input("next")
+            h.app.on_input("ok")
             actions += 1
             if drop_after is not None and actions == drop_after and not dropped:
                 # The action reached the broker; the link dies before the server's ack comes back.
@@ -143,6 +149,9 @@ def test_whole_board_and_deal_through_the_firmware(venue):
     assert dealer.hal.motor.dealt == [i % 4 for i in range(52)]
     assert dealer.app.done["1/1"] == order
     assert tableboard.load("fw", 1, "T1", "1").dealt_ok is True
+    # Every phase prompts in words, with its options (the first one highlighted).
+    until(lambda: "Show your hand? (stakes x3)" in handsets[0].hal.display.lines, handsets, bridge)
+    assert "[1 Show]  2 Don't show" in handsets[0].hal.display.lines
     item, actions = drive(bridge, handsets, dealer)
     assert item.status == "ended"
     device_msgs = [e["m"] for e in item.log if "m" in e]

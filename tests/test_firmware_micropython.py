@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from deckhand.engines.bigtwo.board import BigTwoBoard
-from deckhand.engines.bigtwo.bot import BigTwoBot
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
+from deckhand.engines.registry import RULESETS, game
+from deckhand.service import outgoing
 
 ROOT = Path(__file__).resolve().parents[1]
 MP = ROOT / "tools" / "mp"
@@ -22,29 +22,58 @@ pytestmark = pytest.mark.skipif(
 
 
 def board_views(seat: int = 0) -> list[dict]:
-    """Every view message one handset receives over a whole bot board (the shape the server sends)."""
-    board = BigTwoBoard.from_order(seeded_shuffle(make_deck(), "heap-board"))
-    bot = BigTwoBot("bold")
+    """Every view message one handset receives over a whole bot board (as the server builds them:
+    v2 screens), then the largest the protocol allows for: a 27-card two-deck hand and 5 options."""
+    spec = game(RULESETS[0])
+    assert spec.screen is not None
+    board = spec.new_board(seeded_shuffle(make_deck(), "heap-board"), None)
+    bot = spec.bot()
     messages = []
     version = 1
     while True:
+        status = "ended" if board.finished else "playing"
         messages.append(
-            {
-                "t": "view",
-                "b": "1",
-                "r": 1,
-                "v": version,
-                "s": seat,
-                "st": "ended" if board.finished else "playing",
-                "dl": 1_800_000_010_000,
-                "view": board.view(seat),
-            }
+            outgoing.view(
+                ruleset=spec.ruleset,
+                board="1",
+                round_no=1,
+                version=version,
+                seat=seat,
+                status=status,
+                deadline=1_800_000_010_000,
+                screen=spec.screen(board, seat),
+            )
         )
         if board.finished:
-            return messages
+            return [*messages, largest_view(version + 1)]
         s = board.pending()[0]
-        board.apply(bot.decide(board.seat_view(s)))
+        action = bot(board, s)
+        assert action is not None
+        board.apply(action)
         version += 1
+
+
+def largest_view(version: int) -> dict:
+    tokens = [s + r for r in "3456789TJQKA2" for s in "DCHS"]
+    hand = [t for t in tokens[:13] for _ in range(2)][:25] + ["BJ", "RJ"]  # two decks: tokens come twice
+    assert len(hand) == 27
+    options = [{"l": f"Option {n}", "a": {"k": "play", "v": n, "c": True}} for n in range(5)]
+    lines = [
+        "Seat 2 to play",
+        "Cards: 0:27 1:20 2:11 3:27",
+        "Trick: \u2026, seat 1 10\u2660 10\u2660 10\u2665 10\u2665 10\u2663 10\u2663, seat 2 pass",
+        "Levels: us 10, them A",
+    ]
+    return outgoing.view(
+        ruleset="any-game",
+        board="1",
+        round_no=1,
+        version=version,
+        seat=0,
+        status="playing",
+        deadline=1_800_000_010_000,
+        screen={"h": hand, "l": lines, "ask": {"p": "Beat seat 1's plane or pass", "o": options}},
+    )
 
 
 def run_micropython(tmp_path, *tests):
@@ -68,7 +97,7 @@ def run_micropython(tmp_path, *tests):
 def test_pure_modules_under_micropython(tmp_path):
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_pure.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "micropython: 13 passed, 0 failed" in proc.stdout
+    assert "micropython: 15 passed, 0 failed" in proc.stdout
 
 
 def test_handset_heap_budget_under_micropython(tmp_path):

@@ -53,7 +53,15 @@ def mostly(valid, other, tenths=8):
 
 # Each field is mostly valid, so that most cases get past the message checks and reach the board
 # and the engine (arbitrary text is almost never a message id).
-kinds = st.sampled_from(["hello", "show", "double", "bid", "play", "pass", "dealt", "x"])
+kinds = st.sampled_from(["hello", "act", "act", "act", "dealt", "x", "play"])  # play: a v1 type, now unknown
+actions = st.fixed_dictionaries(
+    {"k": mostly(st.sampled_from(["show", "double", "bid", "play", "pass", "x"]), json_scalars)},
+    optional={
+        "c": mostly(st.lists(tokens, min_size=1, max_size=5), json_values),
+        "v": mostly(st.integers(0, 3), st.one_of(st.integers(-1, 4), st.booleans(), json_scalars)),
+        "d": json_values,
+    },
+)
 message_ids = st.from_regex(r"[A-Za-z0-9_.:-]{1,64}", fullmatch=True)
 structured = st.fixed_dictionaries(
     {
@@ -65,7 +73,7 @@ structured = st.fixed_dictionaries(
     },
     optional={
         "cards": mostly(st.lists(tokens, min_size=1, max_size=5), json_values),
-        "v": mostly(st.integers(0, 3), st.one_of(st.integers(-1, 4), st.booleans(), json_scalars)),
+        "a": mostly(actions, json_values),
         "r": mostly(st.just(1), st.one_of(st.integers(0, 3), json_scalars)),
     },
 )

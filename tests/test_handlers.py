@@ -70,15 +70,18 @@ def play_round(fns, publisher):
             views = [p for p in publisher.to(thing) if p["t"] == "view"]
             if not views or views[-1]["st"] != "playing":
                 continue
-            action = bots[thing].decide(SeatView.from_dict(views[-1]["view"]))
+            seat_view = publisher.seat_view(thing, views[-1])  # the engine's, noted next to the message
+            action = bots[thing].decide(SeatView.from_dict(seat_view))
             if action is None:
+                assert "ask" not in views[-1]
                 continue
             counters[thing] += 1
-            payload = {"t": action.kind, "msg": f"{thing}-{counters[thing]}", "board": views[-1]["b"]}
+            a = {"k": action.kind}
             if action.cards:
-                payload["cards"] = format_cards(action.cards)
+                a["c"] = format_cards(action.cards)
             if action.kind in ("show", "double"):
-                payload["v"] = action.value
+                a["v"] = action.value
+            payload = {"t": "act", "msg": f"{thing}-{counters[thing]}", "board": views[-1]["b"], "a": a}
             assert device(fns, thing, payload)["status"] == "accepted"
             moved = True
         if not moved:

@@ -57,7 +57,10 @@ def test_a_play_message_costs_two_dynamodb_requests():
         view = b.last_view("hs-A-0")
         botocore.client.BaseClient._make_api_call = counting
         try:
-            outcome = b.send("hs-A-0", {"t": "show", "msg": "s1", "board": view["b"], "r": view["r"], "v": 0})
+            outcome = b.send(
+                "hs-A-0",
+                {"t": "act", "msg": "s1", "board": view["b"], "r": view["r"], "a": {"k": "show", "v": 0}},
+            )
         finally:
             botocore.client.BaseClient._make_api_call = original
     assert outcome["status"] == "accepted"

@@ -55,16 +55,22 @@ def pump(handsets, venue, until, timeout=15):
         time.sleep(0.01)
 
 
-def command_for(view_message):
-    """What a person would type for the bot's decision (cards by name, or by number in the hand)."""
-    action = BigTwoBot("steady").decide(SeatView.from_dict(view_message["view"]))
+def command_for(venue, handset):
+    """What a person would type for the bot's decision on the handset's screen: cards by name, an
+    option by its label (pass) or by its number (the others). The bot reads the engine's view noted
+    next to the view message; the person reads the screen."""
+    view_message = handset.app.message
+    seat_view = venue.sent.seat_view(handset.thing, view_message)
+    action = BigTwoBot("steady").decide(SeatView.from_dict(seat_view))
     if action is None:
+        assert not handset.app.options()
         return None
     if action.kind == "play":
         return "play " + " ".join(token[1] + token[0] for token in format_cards(action.cards))
     if action.kind == "pass":
         return "pass"
-    return f"{action.kind} {'yes' if action.value else 'no'}"
+    options = [o["a"] for o in handset.app.options()]
+    return f"choose {options.index({'k': action.kind, 'v': action.value}) + 1}"
 
 
 def test_a_person_plays_a_whole_board_from_the_terminal(venue, tmp_path):
@@ -108,7 +114,7 @@ def test_a_person_plays_a_whole_board_from_the_terminal(venue, tmp_path):
     assert sum(1 for h in handsets if h.app.message) == 1  # AI seats have no device view
 
     person.command("help")
-    assert "play <cards>" in out.getvalue()
+    assert "play <cards>" in out.getvalue() and "choose <n>" in out.getvalue()
     person.command("dance")
     assert "unknown command 'dance'" in out.getvalue()
     person.command("play 99")
@@ -117,10 +123,12 @@ def test_a_person_plays_a_whole_board_from_the_terminal(venue, tmp_path):
 
     typed = []
     deadline = time.monotonic() + 60
-    while person.app.message["view"]["phase"] != "end":
+    while person.app.message["st"] != "ended":
         assert time.monotonic() < deadline
         pump([person], venue, lambda: person.app.ready(), timeout=10)
-        line = command_for(person.app.message)
+        if person.app.message["st"] == "ended":
+            break
+        line = command_for(venue, person)
         if line is None:  # not this seat's decision: wait for the table to move
             version = person.app.message["v"]
             pump([person], venue, lambda v=version: person.app.message["v"] != v)
@@ -129,9 +137,10 @@ def test_a_person_plays_a_whole_board_from_the_terminal(venue, tmp_path):
         assert person.command(line)
         pump([person], venue, lambda: len(person.conn.queue) == 0 and person.app.ready())
     pump([person], venue, lambda: person.app.message["st"] == "ended")
-    assert any(t.startswith("play ") for t in typed)
+    assert any(t.startswith("play ") for t in typed) and any(t.startswith("choose ") for t in typed)
     screen = out.getvalue()
     assert "board over" in screen and "Refused" not in screen
+    assert "Show your hand? (stakes x3)" in screen and "Double? (stakes x2)" in screen
     status = api.request("GET", "/events/term/rounds/1")
     assert status["boards_done"] == status["boards_total"] == 1
     assert person.command("quit") is False

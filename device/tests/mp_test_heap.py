@@ -50,12 +50,15 @@ def heap_setup():
 
 
 def heap_step(i):
-    """Feed the i-th view; answer the screen's own decision buttons as a player would."""
+    """Feed the i-th view; answer its prompt with the buttons as a player would."""
     if i >= len(LINES):
         return False
     app = APP[0]
     app.on_message(json.loads(LINES[i]))
-    app.on_input("sel:0")
+    app.on_input("sel:0")  # a card selected, the next option highlighted, sent: the whole chooser
+    app.on_input("next")
+    app.on_input("ok")
+    app.awaiting = None  # no server here to answer: the next view is the answer
     return True
 
 

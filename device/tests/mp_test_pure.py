@@ -1,4 +1,5 @@
 # Firmware pure modules under real MicroPython: cards, protocol, resend queue, config, views, apps.
+# The views are v2 screens (docs/protocol.md): the hand in display order, status lines, an ask.
 import json
 
 from deckhand_fw import cards, config, protocol, views
@@ -68,37 +69,35 @@ class Conn:
         self.sent.append(message)
 
 
-def view(seat=0, turn=0, phase="play", hand=("D3", "S2", "C3"), last=None, version=5, deadline=0):
-    return {
+PLAY_ASK = {
+    "p": "Beat seat 1's pair or pass",
+    "o": [{"l": "Play", "a": {"k": "play", "c": True}}, {"l": "Pass", "a": {"k": "pass"}}],
+}
+
+
+def view(seat=0, ask=PLAY_ASK, hand=("D3", "C3", "S2"), version=5, deadline=0, lines=None, status="playing"):
+    message = {
         "t": "view",
+        "g": "any-game",
         "b": "1",
         "r": 1,
         "v": version,
         "s": seat,
-        "st": "playing",
+        "st": status,
         "dl": deadline,
-        "view": {
-            "seat": seat,
-            "phase": phase,
-            "turn": turn,
-            "first": 0,
-            "hand": list(hand),
-            "counts": [len(hand), 13, 1, 13],
-            "shown": [False, False, False, False],
-            "doubled": [False, False, False, False],
-            "shown_hands": {"1": ["HA", "D4"]},
-            "last": last,
-            "trick": [],
-            "one_card": [2],
-            "opened": True,
-            "winner": None,
-        },
+        "h": list(hand),
+        "l": lines
+        if lines is not None
+        else ["You to play", "Cards: 0:3 1:13 2:1 3:13  last card: seat 2", "Seat 1 shows: 4\u2666 A\u2665"],
     }
+    if ask is not None:
+        message["ask"] = ask
+    return message
 
 
-def test_sort_hand_in_big_two_order():
-    assert cards.sort_hand(["S2", "D3", "HA", "C3", "ST"]) == ["D3", "C3", "ST", "HA", "S2"]
-    assert cards.pretty("ST") == "10\u2660" and cards.pretty("D3") == "3\u2666"
+def test_cards_are_shown_with_suit_symbols_in_the_order_sent():
+    assert cards.pretty("ST") == "10\u2660" and cards.pretty("D3") == "3\u2666" and cards.pretty("BJ") == "BJ"
+    assert not hasattr(cards, "sort_hand")  # the server sends the hand in the game's display order
 
 
 def test_message_ids_survive_a_reboot():
@@ -110,11 +109,19 @@ def test_message_ids_survive_a_reboot():
 
 
 def test_build_and_parse_messages():
-    m = protocol.action("play", "hs-1-4", "1", ["D3", "C3"])
-    assert m == {"t": "play", "msg": "hs-1-4", "board": "1", "cards": ["D3", "C3"]}
-    assert protocol.action("show", "x", "1", None, True)["v"] == 1
-    assert protocol.action("pass", "x", "1") == {"t": "pass", "msg": "x", "board": "1"}
-    assert protocol.action("pass", "x", "1", None, None, 2) == {"t": "pass", "msg": "x", "board": "1", "r": 2}
+    m = protocol.act("hs-1-4", "1", {"k": "play", "c": True}, ["D3", "C3"])
+    assert m == {"t": "act", "msg": "hs-1-4", "board": "1", "a": {"k": "play", "c": ["D3", "C3"]}}
+    assert protocol.act("x", "1", {"k": "show", "v": 1})["a"] == {"k": "show", "v": 1}
+    assert protocol.act("x", "1", {"k": "pass"}) == {"t": "act", "msg": "x", "board": "1", "a": {"k": "pass"}}
+    assert protocol.act("x", "1", {"k": "pass"}, None, 2) == {
+        "t": "act",
+        "msg": "x",
+        "board": "1",
+        "a": {"k": "pass"},
+        "r": 2,
+    }
+    declared = protocol.act("x", "1", {"k": "play", "c": True, "d": {"as": "H5"}}, ["HA"])
+    assert declared["a"] == {"k": "play", "c": ["HA"], "d": {"as": "H5"}}
     assert json.loads(protocol.encode(m)) == m
     assert protocol.parse(b"not json") is None and protocol.parse(b"[1]") is None
     assert protocol.parse(b'{"t":"ack","msg":"x"}')["t"] == "ack"
@@ -155,21 +162,24 @@ def test_config_errors_name_the_field():
             assert words in str(exc), str(exc)
 
 
-def test_screen_shows_turn_countdown_hand_and_warnings():
+def test_screen_shows_turn_countdown_lines_hand_and_the_prompt():
     lines = views.screen(view(deadline=7500), {0}, 1000)
     assert lines[0] == "Board 1  seat 0  YOUR TURN 7s"
-    assert "LAST CARD: seat 2" in lines
-    assert "Shown 1: 4\u2666 A\u2665" in lines
-    assert lines[-1] == "Hand: [3\u2666] 3\u2663 2\u2660"
-    assert views.screen(view(turn=1), set(), 0)[0].endswith("seat 1 to act")
+    assert "Cards: 0:3 1:13 2:1 3:13  last card: seat 2" in lines
+    assert "Seat 1 shows: 4\u2666 A\u2665" in lines
+    assert "Hand: [3\u2666] 3\u2663 2\u2660" in lines
+    assert lines[-2:] == ["Beat seat 1's pair or pass", "[1 Play]  2 Pass"]
+    assert views.screen(view(ask=None), set(), 0)[0] == "Board 1  seat 0"
+    assert views.screen(view(status="ended"), set(), 0)[0].endswith("board over")
+    assert views.screen(view(), set(), 0, None, 1)[-1] == "1 Play  [2 Pass]"
 
 
 def test_selection_marked_legal_when_the_server_sent_legal_plays():
     message = view()
     message["legal"] = [["D3"], ["D3", "C3"]]
-    assert views.screen(message, {0, 1}, 0)[-1] == "Selection: legal"
-    assert views.screen(message, {2}, 0)[-1] == "Selection: not a legal play"
-    assert not views.screen(view(), {2}, 0)[-1].startswith("Selection")
+    assert "Selection: legal" in views.screen(message, {0, 1}, 0)
+    assert "Selection: not a legal play" in views.screen(message, {2}, 0)
+    assert not any(line.startswith("Selection") for line in views.screen(view(), {2}, 0))
 
 
 def test_handset_selects_plays_and_waits_for_the_answer():
@@ -177,16 +187,21 @@ def test_handset_selects_plays_and_waits_for_the_answer():
     app = Handset(hal, protocol.MessageIds("hs", MemStore()))
     app.attach(conn)
     app.on_message(view())
+    app.on_input("ok")  # the option takes cards and none is selected: nothing is sent
+    assert conn.sent == [] and hal.part.lines[-1] == "Refused: select the cards first"
     app.on_input("sel:0")
     app.on_input("sel:1")
-    app.on_input("play")
-    assert conn.sent == [{"t": "play", "msg": "hs-1", "board": "1", "cards": ["D3", "C3"], "r": 1}]
-    app.on_input("pass")  # a second decision while the first is unanswered is ignored
+    app.on_input("ok")
+    assert conn.sent == [
+        {"t": "act", "msg": "hs-1", "board": "1", "a": {"k": "play", "c": ["D3", "C3"]}, "r": 1}
+    ]
+    app.on_input("next")
+    app.on_input("ok")  # a second decision while the first is unanswered is ignored
     assert len(conn.sent) == 1
     app.on_message({"t": "reject", "msg": "hs-1", "code": "does_not_beat", "why": "pair does not beat"})
     assert hal.part.beeps == 1 and hal.part.lines[-1].startswith("Refused: does_not_beat")
-    app.on_input("pass")
-    assert conn.sent[-1]["t"] == "pass"
+    app.on_input("ok")  # pass stayed highlighted
+    assert conn.sent[-1]["a"] == {"k": "pass"}
     app.on_message({"t": "ack", "msg": "hs-2", "v": 9})
     app.on_message(view(version=8))  # older than the acknowledged action: stale
     assert not app.ready()
@@ -198,6 +213,26 @@ def test_handset_selects_plays_and_waits_for_the_answer():
     assert app.ready() and app.message["r"] == 2
 
 
+def test_nothing_is_sent_when_the_view_asks_nothing():
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(view(ask=None))
+    for event in ("sel:0", "next", "opt:0", "ok", "opt:x", "sel:99"):
+        app.on_input(event)
+    assert conn.sent == [] and app.options() == []
+    stopped = view(status="stopped")
+    stopped["v"] = 6
+    app.on_message(stopped)  # a stopped board asks nothing, whatever the view carried
+    app.on_input("ok")
+    assert conn.sent == [] and hal.part.lines[0].endswith("STOPPED")
+
+
+def pass_(app):
+    app.on_input("opt:1")
+    app.on_input("ok")
+
+
 def test_an_answer_without_a_version_never_leaves_the_handset_waiting():
     # Regression (soak): round 1's last action left the version 63; in round 2 the first action's
     # ack was lost with the link and the resend was answered without a version, so the handset
@@ -206,18 +241,18 @@ def test_an_answer_without_a_version_never_leaves_the_handset_waiting():
     app = Handset(hal, protocol.MessageIds("hs", MemStore()))
     app.attach(conn)
     app.on_message(view(version=62))
-    app.on_input("pass")
+    pass_(app)
     app.on_message({"t": "ack", "msg": "hs-1", "v": 63})
     round_two = view(version=5)
     round_two["r"] = 2
     app.on_message(round_two)
-    app.on_input("pass")
+    pass_(app)
     app.on_message({"t": "ack", "msg": "hs-2", "dup": True})
     after = view(version=6)
     after["r"] = 2
     app.on_message(after)
     assert app.ready()
-    app.on_input("pass")
+    pass_(app)
     app.on_message({"t": "reject", "msg": "hs-3", "code": "not_your_turn", "why": "seat 1 to act"})
     assert app.ready()  # a refused action changed nothing: the view shown is current
 
@@ -242,75 +277,101 @@ def test_dealer_deals_checks_and_reports():
     assert app.problem is None and conn.sent[-1]["cards"] == order
 
 
-def landlord_view(
-    seat=1, turn=1, phase="bid", bids=(1, None, None), landlord=None, doubled=(None, None, None)
-):
-    hand = ["D3", "C3", "H3", "BJ", "RJ", "S2"]
+def bid_view(version=3, high=1):
+    """A three-seat game's auction: the server draws the bids and offers the bids above the highest."""
+    options = [{"l": str(v), "a": {"k": "bid", "v": v}} for v in range(high + 1, 4)]
+    options.append({"l": "Pass", "a": {"k": "bid", "v": 0}})
     return {
         "t": "view",
-        "g": "doudizhu-2016",
+        "g": "any-game",
         "b": "4",
         "r": 1,
-        "v": 3,
-        "s": seat,
+        "v": version,
+        "s": 1,
         "st": "playing",
         "dl": 0,
-        "view": {
-            "seat": seat,
-            "phase": phase,
-            "turn": turn,
-            "hand": hand,
-            "counts": [17, 17, 17] if landlord is None else [20, 17, 17],
-            "bids": list(bids),
-            "bid": max(b or 0 for b in bids),
-            "landlord": landlord,
-            "kitty": [] if landlord is None else ["D7", "C7", "H7"],
-            "doubled": list(doubled),
-            "redoubled": None,
-            "last": None,
-            "trick": [],
-            "one_card": [],
-            "bombs": 0,
-            "rockets": 0,
-            "deal": 1,
-            "winner": None,
-        },
+        "h": ["D3", "C3", "H3", "S2", "BJ", "RJ"],
+        "l": ["You to bid", "Bids: 0:1 1:- 2:-", "Cards: 0:17 1:17 2:17"],
+        "ask": {"p": "Bid above " + str(high) + ":", "o": options},
     }
 
 
-def test_landlord_screens_for_bidding_and_doubling():
-    lines = views.screen(landlord_view(), set(), 0)
+def double_view(version):
+    ask = {
+        "p": "Double?",
+        "o": [
+            {"l": "Double", "a": {"k": "double", "v": 1}},
+            {"l": "Don't double", "a": {"k": "double", "v": 0}},
+        ],
+    }
+    message = bid_view(version)
+    message["l"] = [
+        "Double phase: waiting for you, seat 2",
+        "Landlord: seat 0  bid 3  kitty 7\u2666 7\u2663 7\u2665",
+    ]
+    message["ask"] = ask
+    return message
+
+
+def test_screens_prompt_every_phase_in_words():
+    lines = views.screen(bid_view(), set(), 0)
     assert lines[0] == "Board 4  seat 1  YOUR TURN"
-    assert "Bids: 0:1 1:- 2:-" in lines and "Bid 2? play=bid select=change pass=no bid" in lines
-    assert lines[-1] == "Hand: 3\u2666 3\u2663 3\u2665 2\u2660 BJ RJ"
-    lines = views.screen(landlord_view(seat=2, phase="double", bids=(1, 3, 0), landlord=1), set(), 0)
-    assert "Landlord: seat 1  bid 3" in lines and "Kitty: 7\u2666 7\u2663 7\u2665" in lines
-    assert "Double? play=yes pass=no" in lines and lines[0].endswith("YOUR TURN")
-    mine = views.screen(landlord_view(seat=1, phase="double", bids=(1, 3, 0), landlord=1), set(), 0)
-    assert "Landlord: you  bid 3" in mine and not mine[0].endswith("YOUR TURN")
+    assert "Bids: 0:1 1:- 2:-" in lines and lines[-2:] == ["Bid above 1:", "[1 2]  2 3  3 Pass"]
+    assert "Hand: 3\u2666 3\u2663 3\u2665 2\u2660 BJ RJ" in lines  # in the order sent
+    lines = views.screen(double_view(5), set(), 0)
+    assert "Landlord: seat 0  bid 3  kitty 7\u2666 7\u2663 7\u2665" in lines
+    assert lines[-2:] == ["Double?", "[1 Double]  2 Don't double"] and lines[0].endswith("YOUR TURN")
 
 
 def test_handset_bids_and_doubles_with_its_buttons():
     hal, conn = Hal(), Conn()
     app = Handset(hal, protocol.MessageIds("hs", MemStore()))
     app.attach(conn)
-    app.on_message(landlord_view())
-    app.on_input("sel:0")  # select steps through the bids allowed: 2, then 3
-    assert "Bid 3? play=bid select=change pass=no bid" in hal.part.lines
-    app.on_input("play")
-    assert conn.sent == [{"t": "bid", "msg": "hs-1", "board": "4", "v": 3, "r": 1}]
+    app.on_message(bid_view())
+    app.on_input("next")  # next steps through the options: 2, then 3
+    assert "1 2  [2 3]  3 Pass" in hal.part.lines
+    app.on_input("ok")
+    assert conn.sent == [{"t": "act", "msg": "hs-1", "board": "4", "a": {"k": "bid", "v": 3}, "r": 1}]
     app.on_message({"t": "ack", "msg": "hs-1", "v": 4})
-    following = landlord_view(seat=1, turn=1, bids=(1, None, None))
-    following["v"] = 4
-    app.on_message(following)
-    app.on_input("pass")
-    assert conn.sent[-1] == {"t": "bid", "msg": "hs-2", "board": "4", "v": 0, "r": 1}
+    app.on_message(bid_view(4))
+    app.on_input("opt:2")
+    app.on_input("ok")
+    assert conn.sent[-1] == {"t": "act", "msg": "hs-2", "board": "4", "a": {"k": "bid", "v": 0}, "r": 1}
     app.on_message({"t": "ack", "msg": "hs-2", "v": 5})
-    doubling = landlord_view(seat=1, phase="double", bids=(3, 0, 0), landlord=0)
-    doubling["v"] = 5
-    app.on_message(doubling)
-    app.on_input("play")
-    assert conn.sent[-1] == {"t": "double", "msg": "hs-3", "board": "4", "v": 1, "r": 1}
+    app.on_message(double_view(5))
+    app.on_input("ok")
+    assert conn.sent[-1] == {"t": "act", "msg": "hs-3", "board": "4", "a": {"k": "double", "v": 1}, "r": 1}
+
+
+def test_a_27_card_hand_and_5_options_stay_under_1_kib():
+    """Two decks: every token may come twice. The largest view the protocol allows for, sent and drawn."""
+    tokens = ["D3", "C3", "H3", "S3", "D4", "C4", "H4", "S4", "D5", "C5", "H5", "S5", "DT", "CT", "HT", "ST"]
+    hand = tokens + tokens[:9] + ["BJ", "RJ"]
+    assert len(hand) == 27
+    labels = ("Play", "Play as a straight flush", "Pass", "Tribute", "Declare")
+    options = [{"l": label, "a": {"k": "k" + str(n), "v": n, "c": True}} for n, label in enumerate(labels)]
+    lines = [
+        "Seat 2 to play",
+        "Cards: 0:27 1:20 2:11 3:27  last card: none",
+        "Levels: us 10, them A  dealer seat 3",
+        "Trick: \u2026, seat 1 10\u2660 10\u2660 10\u2665 10\u2665 10\u2663 10\u2663, seat 2 pass, seat 3 pass",
+        "Tribute: seat 3 gave you A\u2660",
+    ]
+    message = view(
+        hand=hand, lines=lines, ask={"p": "Beat seat 1's plane or pass", "o": options}, deadline=1800000010000
+    )
+    data = protocol.encode(message)
+    assert len(data) < 1024, len(data)
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(json.loads(data))
+    app.on_input("sel:4")
+    app.on_input("sel:20")  # the second D4 of the two decks
+    app.on_input("opt:4")
+    app.on_input("ok")
+    sent = conn.sent[-1]
+    assert sent["a"] == {"k": "k4", "v": 4, "c": ["D4", "D4"]} and len(protocol.encode(sent)) < 1024
 
 
 def test_dealer_deals_the_kitty_to_its_slot_and_deals_a_redeal_again():

@@ -5,23 +5,24 @@
 - a refused action leaves the state byte-identical;
 - the state's JSON round trip is exact at every point, and so is every seat's view;
 - the bots finish every board; results sum to zero per seat, or per side in partnership games;
-- a board replayed from its deal and its log of actions reaches the same state.
+- a board replayed from its deal and its log of actions reaches the same state;
+- in games whose boards carry (levels, dealer, tribute), all of it holds board after board, each
+  board made from the outcome of the one before.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable
 from itertools import combinations
 from typing import Any
 
 import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
-from deckhand.engines.contract import Action, Board, Rejected
+from deckhand.engines.contract import Action, Board, Rejected, outcome_of
 from deckhand.engines.registry import RULESETS, game
-from deckhand.engines.spec import GameSpec
+from deckhand.engines.spec import Competition, GameSpec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,16 +32,17 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
 )
 MAX_STEPS = 1_000
+BOARDS = 3  # boards played in a row where boards carry: the later ones start from a carry
 
 rulesets = pytest.mark.parametrize("ruleset", RULESETS)
 
 
-def deal(spec: GameSpec, seed: str) -> list[int]:
+def deal(spec: GameSpec, seed: str, board: int = 0) -> list[int]:
     """A board's card order: each of its deals, shuffled from the seed (as the platform does)."""
     deck = make_deck(decks=spec.decks, jokers=spec.jokers)
     order: list[int] = []
     for n in range(spec.deals_per_board):
-        order += seeded_shuffle(deck, f"{seed}/deal/{n}")
+        order += seeded_shuffle(deck, f"{seed}/board/{board}/deal/{n}")
     return order
 
 
@@ -68,17 +70,41 @@ def candidates(spec: GameSpec, board: Board, seat: int, rng: random.Random) -> l
     return out
 
 
-def play_out(spec: GameSpec, seed: str, choose: Any) -> tuple[Board, list[Action]]:
-    board = spec.new_board(deal(spec, seed))
-    log: list[Action] = []
-    for _ in range(MAX_STEPS):
-        if board.finished:
-            return board, log
-        seat = board.pending()[0]
-        action = choose(board, seat)
-        board.apply(action)
-        log.append(action)
-    raise AssertionError(f"{spec.ruleset}: the board did not finish in {MAX_STEPS} actions")
+class Played:
+    """Boards played in a row: each board's carry in, its log, and the board at its end."""
+
+    def __init__(self) -> None:
+        self.carries: list[dict[str, Any] | None] = []
+        self.logs: list[list[Action]] = []
+        self.boards: list[Board] = []
+
+
+def play_out(spec: GameSpec, seed: str, choose: Any, on_board: Any = None) -> Played:
+    """Play a board to its end (and, where boards carry, the next ones from its outcome)."""
+    played = Played()
+    carry: dict[str, Any] | None = None
+    for number in range(BOARDS if spec.carries else 1):
+        board = spec.new_board(deal(spec, seed, number), carry)
+        log: list[Action] = []
+        for _ in range(MAX_STEPS):
+            if board.finished:
+                break
+            seat = board.pending()[0]
+            action = choose(board, seat)
+            board.apply(action)
+            log.append(action)
+        else:
+            raise AssertionError(f"{spec.ruleset}: the board did not finish in {MAX_STEPS} actions")
+        played.carries.append(carry)
+        played.logs.append(log)
+        played.boards.append(board)
+        if on_board is not None:
+            on_board(board)
+        outcome = outcome_of(board.result())
+        if outcome.carry is not None and outcome.carry.get("game_over"):
+            break
+        carry = outcome.carry
+    return played
 
 
 @rulesets
@@ -97,10 +123,15 @@ def test_generated_actions_are_exactly_the_accepted_ones(ruleset: str, seed: str
         for action in actions:
             assert accepted(board, action), action
         if data.draw(st.integers(0, 4)) == 0:
-            generated: set[Hashable] = set(keys)
+            # Candidates carry no declaration: one is accepted only if it was generated (with some
+            # declaration, where the game has them); one that was generated bare must be accepted.
+            bare = {key(a._replace(data=None)): a.data is None for a in actions}
             for candidate in candidates(spec, board, seat, rng):
                 before = board.to_json()
-                assert accepted(board, candidate) == (key(candidate) in generated), candidate
+                ok = accepted(board, candidate)
+                generated = bare.get(key(candidate))
+                assert ok <= (generated is not None), f"{candidate} accepted but not generated"
+                assert ok or not generated, f"{candidate} generated but refused"
                 assert board.to_json() == before
         return rng.choice(actions)
 
@@ -115,8 +146,12 @@ def test_refused_actions_change_nothing(ruleset: str, seed: str, data: Any) -> N
     rng = random.Random(seed)
 
     def choose(board: Board, seat: int) -> Action:
-        other = (seat + 1 + data.draw(st.integers(0, spec.seats - 2))) % spec.seats
-        for candidate in rng.sample(candidates(spec, board, other, rng), 5) + [Action(spec.seats, "pass")]:
+        waiting = [s for s in range(spec.seats) if s not in board.pending()]  # seats with nothing to decide
+        probes = [Action(spec.seats, "pass")]  # no such seat
+        if waiting:
+            other = waiting[data.draw(st.integers(0, len(waiting) - 1))]
+            probes += rng.sample(candidates(spec, board, other, rng), 5)
+        for candidate in probes:
             before = board.to_json()
             try:
                 board.apply(candidate)
@@ -153,8 +188,7 @@ def test_json_round_trip_is_exact_at_every_point(ruleset: str, seed: str) -> Non
         check(board)
         return rng.choice(board.legal_actions(seat))
 
-    board, _ = play_out(spec, seed, choose)
-    check(board)
+    play_out(spec, seed, choose, on_board=check)
 
 
 def zero_sum(spec: GameSpec, result: dict[str, Any]) -> None:
@@ -178,8 +212,8 @@ def test_bots_finish_every_board_and_results_are_zero_sum(ruleset: str, seed: st
         assert action is not None, "a bot decides when asked"
         return action
 
-    board, _ = play_out(spec, seed, choose)
-    zero_sum(spec, board.result())
+    for board in play_out(spec, seed, choose).boards:
+        zero_sum(spec, board.result())
 
 
 @rulesets
@@ -197,8 +231,8 @@ def test_view_bots_decide_legally_from_the_devices_view(
         assert spec.decision_key(action) in {spec.decision_key(a) for a in board.legal_actions(seat)}
         return action
 
-    board, _ = play_out(spec, seed, choose)
-    zero_sum(spec, board.result())
+    for board in play_out(spec, seed, choose).boards:
+        zero_sum(spec, board.result())
 
 
 @rulesets
@@ -211,12 +245,17 @@ def test_a_board_replayed_from_its_log_reaches_the_same_state(ruleset: str, seed
     def choose(board: Board, seat: int) -> Action:
         return rng.choice(board.legal_actions(seat))
 
-    board, log = play_out(spec, seed, choose)
-    replay = spec.new_board(deal(spec, seed))
-    for action in log:
-        replay.apply(action)
-    assert replay == board and replay.to_json() == board.to_json()
-    assert replay.result() == board.result()
+    played = play_out(spec, seed, choose)
+    for number, (carry, log, board) in enumerate(
+        zip(played.carries, played.logs, played.boards, strict=True)
+    ):
+        replay = spec.new_board(deal(spec, seed, number), carry)
+        for action in log:
+            replay.apply(action)
+        assert replay == board and replay.to_json() == board.to_json()
+        assert replay.result() == board.result()
+        if number:
+            assert carry == outcome_of(played.boards[number - 1].result()).carry
 
 
 @rulesets
@@ -226,5 +265,20 @@ def test_the_spec_describes_its_boards(ruleset: str) -> None:
     assert sum(len(board.hand(s)) for s in range(spec.seats)) == spec.seats * spec.hand_size
     kinds = {rule.kind for rule in spec.actions}
     assert {a.kind for s in board.pending() for a in board.legal_actions(s)} <= kinds
-    assert spec.decision_ms > 0 and spec.standings.chain
+    assert (spec.standings is not None) == (spec.competition is Competition.DUPLICATE)
     assert set(spec.referee().ops()) >= {"classify", "beats"}
+    assert bool(spec.sides) == spec.carries  # partnership games carry levels from board to board
+    for seat in board.pending():
+        timing = board.timing(seat)
+        if timing is not None:
+            assert timing.limit_ms > 0 and timing.default.timeout and accepted(board, timing.default)
+            assert timing.warn_ms is None or 0 < timing.warn_ms < timing.limit_ms
+
+
+@rulesets
+def test_boards_that_stand_alone_refuse_a_carry(ruleset: str) -> None:
+    spec = game(ruleset)
+    if spec.carries:
+        return
+    with pytest.raises(ValueError):
+        spec.new_board(deal(spec, "carry"), {"levels": ["2", "2"]})

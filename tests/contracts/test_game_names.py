@@ -1,7 +1,8 @@
 """Games are plugins: outside ``engines/`` no code names a game; everything asks the registry.
 
-A new game then needs no edit of the service, API, CLI, competition core or venue. The registry's
-list of entries (inside ``engines/``) is the one place that lists them.
+A new game then needs no edit of the service, API, CLI, competition core, venue or firmware (the
+handset draws the screen the server sends). The registry's list of entries (inside ``engines/``) is
+the one place that lists them.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from deckhand.engines.registry import ENTRIES, RULESETS, game
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "layers" / "shared" / "deckhand"
-# Where the platform lives: every Python file here must be free of game names.
-PLATFORM = [PACKAGE, ROOT / "functions"]
+# Where the platform lives: every Python file here must be free of game names (the firmware too).
+FIRMWARE = ROOT / "device" / "lib"
+PLATFORM = [PACKAGE, ROOT / "functions", FIRMWARE]
 # The one exception: the ``match-standings`` JSON contract (docs/cli.md) names its ranking chains
 # after the rule documents; those lines say so, in this one module.
 CONTRACT_NAMES = (PACKAGE / "competition" / "matchplay" / "ranking.py", "(JSON contract name)")
@@ -25,6 +27,8 @@ CONTRACT_NAMES = (PACKAGE / "competition" / "matchplay" / "ranking.py", "(JSON c
 
 def _names() -> re.Pattern[str]:
     words = {"landlord", "guandan", "shengji", "tractor", "锄大地", "斗地主", "掼蛋", "升级"}
+    # What the v1 firmware knew of the games: their actions and card orders by name.
+    words |= {"_next_bid", "landlord_screen", "sort_hand", "3456789TJQKA2"}
     for entry in ENTRIES:
         spec = game(entry.ruleset)
         words |= {entry.ruleset, entry.alias, spec.name, spec.name.replace(" ", "")}
@@ -57,6 +61,8 @@ def test_the_check_would_catch_a_name() -> None:
     assert _names().search('if ruleset == "bigtwo-2017":')
     assert _names().search("# Dou Dizhu only")
     assert len(_platform_files()) > 30
+    firmware = [p for p in _platform_files() if p.is_relative_to(FIRMWARE)]
+    assert {p.name for p in firmware} >= {"handset.py", "views.py", "cards.py", "protocol.py", "esp32.py"}
 
 
 def test_importing_the_registry_imports_no_engine() -> None:

@@ -34,8 +34,8 @@ def run(hal, make_client, config_path="config.json", state_folder="/state", step
         event = hal.buttons.poll()
         if event is not None and isinstance(app, Handset):
             app.on_input(event)
-        elif event in ("play", "redeal") and isinstance(app, Dealer):
-            # On a dealing table the play button is "deal again", pressed after a referee cleared a jam.
+        elif event in ("ok", "redeal") and isinstance(app, Dealer):
+            # On a dealing table the ok button is "deal again", pressed after a referee cleared a jam.
             app.redeal()
         n += 1
     return app

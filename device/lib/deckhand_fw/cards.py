@@ -1,25 +1,11 @@
-# Card tokens on the device: sorting a hand for display, in the game's order (Big Two: 3 … A 2, D < C < H < S).
-RANKS = "3456789TJQKA2"
-SUITS = "DCHS"
+# Card tokens on the device: a short label for a small display. The server sends the hand already
+# in the game's display order; the device knows no game's card order.
 SYMBOLS = {"S": "\u2660", "H": "\u2665", "C": "\u2663", "D": "\u2666"}
 
 
-def key(token):
-    """Sort key of a token in Big Two order; jokers above everything."""
-    if token == "BJ":
-        return 52
-    if token == "RJ":
-        return 53
-    return RANKS.index(token[1]) * 4 + SUITS.index(token[0])
-
-
-def sort_hand(tokens):
-    return sorted(tokens, key=key)
-
-
 def pretty(token):
-    """A short label for a small display: rank then suit symbol (T shown as 10)."""
-    if token in ("BJ", "RJ"):
+    """Rank then suit symbol (T shown as 10); any other token (jokers) as it is."""
+    if len(token) != 2 or token[0] not in SYMBOLS:
         return token
     rank = "10" if token[1] == "T" else token[1]
     return rank + SYMBOLS[token[0]]

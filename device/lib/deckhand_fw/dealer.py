@@ -29,7 +29,7 @@ class Dealer:
 
     @staticmethod
     def _key(message):
-        """Round/board, and the deal number when a board is redealt (Dou Dizhu: all passed)."""
+        """Round/board, and the deal number when a board is redealt (a game that redeals when all pass)."""
         key = str(message["r"]) + "/" + str(message["b"])
         return key + "/" + str(message["n"]) if "n" in message else key
 
@@ -52,7 +52,7 @@ class Dealer:
         )
         to_seats = len(order) - message.get("kitty", 0)
         for i in range(len(order)):
-            # One card to each seat in turn; the kitty's cards (Dou Dizhu) to the kitty slot, numbered seats.
+            # One card to each seat in turn; a kitty's cards to the kitty slot, numbered ``seats``.
             self.hal.motor.deal(i % seats if i < to_seats else seats)
             card = self.hal.reader.read()
             if card is None:

@@ -1,7 +1,8 @@
-# The handset app: shows the seat's hand and the table, takes the player's choices, sends them.
+# The handset app: one generic screen for every game and a chooser. It shows the hand, the status
+# lines and the prompt the server drew; the buttons select cards and move between the prompt's
+# options; the chosen option goes up as one `act` message. The handset knows no game.
 from . import protocol
-from .cards import sort_hand
-from .views import screen
+from .views import ask_of, screen
 
 
 class Handset:
@@ -11,12 +12,12 @@ class Handset:
         self.conn = None
         self.message = None
         self.selected = set()
+        self.choice = 0  # the highlighted option of the view's ask
         self.rejection = None
         self.stopped = None
         self.awaiting = None  # the id of a sent action not yet answered: no second decision meanwhile
         self.acked_board = None
         self.acked_version = 0  # views older than the board version our last action made are stale
-        self.bid_choice = 0  # Dou Dizhu: the bid the play button sends
 
     def attach(self, conn):
         self.conn = conn
@@ -29,7 +30,13 @@ class Handset:
         return here != self.acked_board or self.message["v"] >= self.acked_version
 
     def hand(self):
-        return sort_hand(self.message["view"]["hand"]) if self.message else []
+        """The hand in the order the server sent it (the game's display order)."""
+        return list(self.message.get("h", ())) if self.message else []
+
+    def options(self):
+        """The options of the decision asked for now ([] when there is nothing to decide)."""
+        ask = ask_of(self.message)
+        return ask["o"] if ask is not None else []
 
     def on_message(self, message):
         kind = message["t"]
@@ -43,7 +50,7 @@ class Handset:
             if current is None or not same or message["v"] >= current["v"]:
                 self.message = message
                 self.selected = set()
-                self.bid_choice = 0
+                self.choice = 0
                 self.rejection = None
                 if message["st"] != "stopped":
                     self.stopped = None
@@ -57,66 +64,59 @@ class Handset:
             return
         self.render()
 
-    def _next_bid(self):
-        """The next bid above the highest so far (cycling back to the lowest allowed)."""
-        high = self.message["view"].get("bid", 0) if self.message else 0
-        shown = self.bid_choice or high + 1
-        return shown + 1 if shown < 3 else min(high + 1, 3)
-
     def render(self):
         if self.message is None:
             self.hal.display.show(["Waiting for the board…"])
             return
-        lines = screen(self.message, self.selected, self.hal.ticks_ms(), self.rejection, self.bid_choice)
+        lines = screen(self.message, self.selected, self.hal.ticks_ms(), self.rejection, self.choice)
         if self.stopped:
             lines.append("STOPPED: " + self.stopped)
         self.hal.display.show(lines)
 
     def on_input(self, event):
-        """Buttons or touch: 'sel:<index in sorted hand>', 'play', 'pass', 'show:0|1', 'double:0|1',
-        'bid:0|1|2|3' (Dou Dizhu; 0 passes)."""
+        """Buttons or touch: 'sel:<i>' selects or unselects card i of the hand; 'next' highlights the
+        next option, 'opt:<n>' option n (from 0); 'ok' sends the highlighted option."""
         if self.message is None or self.conn is None:
             return
-        board = self.message["b"]
-        phase = self.message["view"].get("phase")
-        if phase == "bid" and event.startswith("sel:"):
-            self.bid_choice = self._next_bid()  # Dou Dizhu: select steps through the bids allowed
-            self.render()
-            return
-        if event in ("play", "pass"):
-            # Decision phases on physical buttons: play means yes (or the bid shown), pass means no.
-            yes = "1" if event == "play" else "0"
-            if phase == "show":
-                event = "show:" + yes
-            elif phase in ("double", "redouble"):
-                event = "double:" + yes
-            elif phase == "bid":
-                high = self.message["view"].get("bid", 0)
-                event = "bid:" + (str(self.bid_choice or min(high + 1, 3)) if yes == "1" else "0")
-        if not event.startswith("sel:") and not self.ready():
-            return  # the last decision is still on its way, or the view is older than it
-        if event.startswith("sel:"):
-            i = int(event[4:])
-            if 0 <= i < len(self.hand()):
+        if event.startswith("sel:") or event.startswith("opt:"):
+            try:
+                i = int(event[4:])
+            except ValueError:
+                return
+            if event[0] == "s" and 0 <= i < len(self.hand()):
                 if i in self.selected:
                     self.selected.discard(i)
                 else:
                     self.selected.add(i)
+            elif event[0] == "o" and 0 <= i < len(self.options()):
+                self.choice = i
             self.render()
             return
-        if event == "play":
+        options = self.options()
+        if not options:
+            return
+        if event == "next":
+            self.choice = (self.choice + 1) % len(options)
+            self.render()
+            return
+        if event != "ok" or not self.ready():
+            return  # the last decision is still on its way, or the view is older than it
+        action = options[self.choice if self.choice < len(options) else 0]["a"]
+        cards = None
+        if action.get("c"):
             hand = self.hand()
             cards = [hand[i] for i in sorted(self.selected)]
             if not cards:
+                self.rejection = "select the cards first"
+                self.render()
                 return
-            self._send(protocol.action("play", self.ids.next(), board, cards))
-        elif event == "pass":
-            self._send(protocol.action("pass", self.ids.next(), board))
-        elif event.startswith("show:") or event.startswith("double:"):
-            kind, value = event.split(":")
-            self._send(protocol.action(kind, self.ids.next(), board, None, value == "1"))
-        elif event.startswith("bid:") and event[4:] in ("0", "1", "2", "3"):
-            self._send(protocol.action("bid", self.ids.next(), board, None, int(event[4:])))
+        self.act(action, cards)
+
+    def act(self, action, cards=None):
+        """Send one action ({"k", "v"?, "c"?, "d"?}) for the board shown; the chooser sends the
+        highlighted option through it."""
+        if self.message is not None:
+            self._send(protocol.act(self.ids.next(), self.message["b"], action, cards))
 
     def _send(self, message):
         if self.message is not None:

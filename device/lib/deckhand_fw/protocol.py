@@ -2,7 +2,23 @@
 import json
 
 MAX_BYTES = 1024
-ACTIONS = ("play", "pass", "show", "double", "bid")
+# The message kinds and every field each may carry (besides "t"); the server's service/outgoing.py
+# declares the same, and a contract test holds the two together.
+UP_FIELDS = {
+    "hello": ("msg",),
+    "act": ("msg", "board", "r", "a"),
+    "dealt": ("msg", "board", "r", "cards"),
+}
+DOWN_FIELDS = {
+    "ack": ("msg", "v", "dup"),
+    "reject": ("msg", "code", "why"),
+    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
+    "deal": ("b", "r", "seats", "kitty", "n", "order"),
+    "stopped": ("b", "why"),
+}
+ACTION_FIELDS = ("k", "v", "c", "d")  # kind, value, cards (tokens up; true in an option), data
+ASK_FIELDS = ("p", "o")  # a view's ask: the prompt and its options
+OPTION_FIELDS = ("l", "a")  # an option: its label and the action it sends
 
 
 def up_topic(thing):
@@ -27,19 +43,20 @@ class MessageIds:
         return self.thing + "-" + str(self.counter)
 
 
-def action(kind, msg, board, cards=None, value=None, rnd=None):
-    """An action for ``board`` of round ``rnd`` (from the view: the server then reads the board directly)."""
-    if kind not in ACTIONS:
-        raise ValueError("unknown action " + kind)
-    m = {"t": kind, "msg": msg, "board": board}
+def act(msg, board, action, cards=None, rnd=None):
+    """The action of an option of the view's ask, for ``board`` of round ``rnd`` (from the view: the
+    server then reads the board directly): its kind, value and data as the server gave them, and the
+    player's selected cards when the option takes cards (``c``)."""
+    a = {"k": action["k"]}
+    if "v" in action:
+        a["v"] = action["v"]
+    if action.get("c"):
+        a["c"] = list(cards or [])
+    if "d" in action:
+        a["d"] = action["d"]
+    m = {"t": "act", "msg": msg, "board": board, "a": a}
     if rnd is not None:
         m["r"] = rnd
-    if kind == "play":
-        m["cards"] = list(cards or [])
-    if kind in ("show", "double"):
-        m["v"] = 1 if value else 0
-    if kind == "bid":
-        m["v"] = int(value or 0)  # Dou Dizhu: 1, 2 or 3; 0 passes
     return m
 
 

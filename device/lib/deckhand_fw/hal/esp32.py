@@ -6,7 +6,7 @@ import machine
 import network
 
 PINS = {"sda": 21, "scl": 22, "buzzer": 25, "step": 26, "dir": 27, "enable": 14, "uart_rx": 16, "uart_tx": 17}
-BUTTONS = {"left": 32, "right": 33, "select": 34, "play": 35, "pass": 39}
+BUTTONS = {"left": 32, "right": 33, "select": 34, "ok": 35, "next": 39}
 
 
 class Display:
@@ -30,7 +30,8 @@ class Display:
 
 
 class Buttons:
-    """Five buttons: left/right move a cursor over the hand, select toggles, play, pass."""
+    """Five buttons: left/right move a cursor over the hand, select toggles its card, next highlights
+    the next option of the prompt, ok sends the highlighted option."""
 
     def __init__(self):
         self.pins = {}

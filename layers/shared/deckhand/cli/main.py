@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..engines.registry import ALIASES, DEFAULT_ALIAS, by_alias, game
+from ..engines.registry import ALIASES, DEFAULT_ALIAS, DUPLICATE_ALIASES, by_alias, game
 from ..errors import DeckhandError
 from . import competition, matchplay, rules
 
@@ -116,7 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
     )
     p_demo.add_argument(
-        "--game", choices=list(ALIASES), default=DEFAULT_ALIAS, help=f"the game (default {DEFAULT_ALIAS})"
+        "--game",
+        choices=list(DUPLICATE_ALIASES),
+        default=DEFAULT_ALIAS,
+        help=f"the game (default {DEFAULT_ALIAS})",
     )
     p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
     p_demo.add_argument("--tables", type=int, default=4)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from ..engines.registry import RULESETS
+from ..engines.registry import DUPLICATE_RULESETS as RULESETS
 from ..errors import DeckhandError
 from .grades import Change, Entrant, EventPlan
 from .standings import BoardResults, Comparison, Result, Standing

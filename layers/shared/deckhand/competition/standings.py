@@ -148,6 +148,8 @@ def standings(
 ) -> tuple[list[Comparison], list[Standing]]:
     """Compare every board, total the rank points, rank the field and break ties by the rule set's chain."""
     rule = game(ruleset).standings  # the rule set's tie-break chain (RULES.md §1.3 table)
+    if rule is None:
+        raise DeckhandError(f"rule set {ruleset!r} is not played as a duplicate event: it ranks by matches")
     comparisons = compare_boards(boards, ranking)
     total: dict[str, int] = defaultdict(int)
     board_places: dict[str, list[int]] = defaultdict(list)

@@ -36,8 +36,20 @@ class Action(NamedTuple):
     data: Any = None
 
 
+class Timing(NamedTuple):
+    """A decision's clock (the platform runs it): when a warning comes, when the default is taken, and
+    what the default is (an action with ``timeout`` set)."""
+
+    limit_ms: int
+    default: Action
+    warn_ms: int | None = None
+
+
 class Board(Protocol):
-    """The engine interface (deal happens in the engine's constructor from the dealt hands)."""
+    """The engine interface. A board is made from its deal and the carry of the board before it
+    (``GameSpec.new_board(order, carry)``: None for the first board of a game, and always for games
+    whose boards stand alone); its ``result()`` holds per-seat ``scores`` and, in games that carry,
+    ``sides`` (the partnerships) and ``carry`` (what the next board starts from)."""
 
     ruleset: str
 
@@ -59,6 +71,10 @@ class Board(Protocol):
 
     def default_action(self, seat: int) -> Action | None: ...
 
+    def timing(self, seat: int) -> Timing | None:
+        """The clock of the seat's pending decision; None when it has no time limit."""
+        ...
+
     def hand(self, seat: int) -> list[int]:
         """The cards the seat holds now (a multiset in two-deck games)."""
         ...
@@ -72,3 +88,20 @@ class Board(Protocol):
     def result(self) -> dict[str, Any]: ...
 
     def to_json(self) -> str: ...
+
+
+class Outcome(NamedTuple):
+    """A finished board as the platform reads it: scores per seat, the sides, the carry."""
+
+    scores: tuple[int, ...]
+    sides: tuple[tuple[int, ...], ...]
+    carry: dict[str, Any] | None
+
+
+def outcome_of(result: dict[str, Any]) -> Outcome:
+    """The contract's part of a board's ``result()`` (the rest is the game's own detail)."""
+    return Outcome(
+        tuple(result["scores"]),
+        tuple(tuple(side) for side in result.get("sides", ())),
+        result.get("carry"),
+    )

@@ -11,7 +11,7 @@ import importlib
 from typing import Any, NamedTuple
 
 from ..errors import DeckhandError
-from .spec import GameSpec
+from .spec import Competition, GameSpec
 
 Game = GameSpec  # the name the platform has used for a game's spec
 
@@ -20,18 +20,27 @@ class Entry(NamedTuple):
     ruleset: str
     alias: str  # the command line's name for it
     seats: int  # the table's size, known before the engine is loaded (checked against its spec)
+    competition: Competition  # how its events run: known before loading too
     module: str  # the engine package; its ``spec`` module exports ``SPEC``
 
 
 ENTRIES: tuple[Entry, ...] = (
-    Entry("bigtwo-2017", "bigtwo", 4, "deckhand.engines.bigtwo"),
-    Entry("doudizhu-2016", "doudizhu", 3, "deckhand.engines.doudizhu"),
+    Entry("bigtwo-2017", "bigtwo", 4, Competition.DUPLICATE, "deckhand.engines.bigtwo"),
+    Entry("doudizhu-2016", "doudizhu", 3, Competition.DUPLICATE, "deckhand.engines.doudizhu"),
+    Entry("guandan-2023", "guandan", 4, Competition.MATCH, "deckhand.engines.guandan"),
 )
 RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
 ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
+DUPLICATE_ALIASES: dict[str, str] = {
+    e.alias: e.ruleset for e in ENTRIES if e.competition is Competition.DUPLICATE
+}
+# The rule sets whose events the service runs today: duplicate events (match play comes with pair events).
+DUPLICATE_RULESETS: tuple[str, ...] = tuple(
+    e.ruleset for e in ENTRIES if e.competition is Competition.DUPLICATE
+)
 DEFAULT = ENTRIES[0].ruleset
 DEFAULT_ALIAS = ENTRIES[0].alias
-TABLE_SIZES: frozenset[int] = frozenset(e.seats for e in ENTRIES)
+TABLE_SIZES: frozenset[int] = frozenset(e.seats for e in ENTRIES if e.competition is Competition.DUPLICATE)
 
 _BY_RULESET = {e.ruleset: e for e in ENTRIES}
 _LOADED: dict[str, GameSpec] = {}
@@ -46,7 +55,9 @@ def game(ruleset: str) -> GameSpec:
     if entry is None:
         raise DeckhandError(f"unknown rule set {ruleset!r}; available: {', '.join(sorted(RULESETS))}")
     spec = importlib.import_module(entry.module + ".spec").SPEC
-    assert isinstance(spec, GameSpec) and (spec.ruleset, spec.alias, spec.seats) == entry[:3], entry.module
+    assert (
+        isinstance(spec, GameSpec) and (spec.ruleset, spec.alias, spec.seats, spec.competition) == entry[:4]
+    ), entry.module
     _LOADED[ruleset] = spec
     return spec
 

@@ -15,6 +15,13 @@ from typing import Any, Protocol
 from .contract import Action, Board
 
 
+class Competition(enum.Enum):
+    """How the game's events are run: a duplicate field of individuals, or matches between sides."""
+
+    DUPLICATE = "duplicate"  # the same boards at every table, matchpoints (RULES.md §1)
+    MATCH = "match"  # a game of many boards at one table, levels carried (RULES.md §4.3)
+
+
 class BeatenCount(enum.Enum):
     """How the "beaten opponents" tie-break counts (RULES.md §1.3)."""
 
@@ -48,6 +55,7 @@ class ActionRule:
     cards: bool = False
     values: tuple[int, ...] = ()  # allowed values of ``v``; empty when the action carries none
     values_text: str = ""  # how a person reads the allowed values, for the error message
+    data: bool = False  # may carry a declaration (a wild card's reading): the game's engine checks it
     help: str = ""  # one line for a terminal handset's help
 
 
@@ -72,18 +80,23 @@ class GameSpec:
     decks: int
     jokers: bool
     hand_size: int
-    new_board: Callable[[Sequence[int]], Board]  # from a shuffled card order (all of the board's deals)
+    # From a shuffled card order (all of the board's deals) and the carry of the board before (or None).
+    new_board: Callable[[Sequence[int], dict[str, Any] | None], Board]
     load_board: Callable[[str], Board]  # from state JSON
     bot: Callable[[], BoardBot]  # the AI seats' decider
     view_bot: Callable[[str], ViewBot]  # a simulated handset's decider, by style, from a device view
     referee: Callable[[], Referee]
     actions: tuple[ActionRule, ...]
-    standings: StandingsRule
-    decision_ms: int  # time allowed for a decision that has a timeout default
+    competition: Competition = Competition.DUPLICATE
+    standings: StandingsRule | None = None  # a duplicate field's tie-break chain (duplicate games)
     deals_per_board: int = 1  # pre-generated deals a board carries (redeals when all pass)
     kitty: int = 0  # cards dealt last, to the kitty
     sides: tuple[tuple[int, ...], ...] = ()  # partnerships; empty when everyone plays for themselves
+    carries: bool = False  # a board starts from the previous board's outcome (levels, dealer, tribute)
     showcase: Callable[[int, str, Any], int] | None = None  # ``deckhand engine-demo``: boards, seed, out
+    # How a seat's handset screen is drawn (device protocol v2): board, seat → hand in display order,
+    # status lines and the ask (a prompt with options, each an action). The firmware knows no game.
+    screen: Callable[[Board, int], dict[str, Any]] | None = None
     # Two actions the rules treat as one decision have the same key (Dou Dizhu: suits never matter), so
     # "generated ⇔ accepted" compares decisions, not the particular cards a generator picked.
     decision_key: Callable[[Action], Hashable] = lambda a: (a.seat, a.kind, tuple(sorted(a.cards)), a.value)

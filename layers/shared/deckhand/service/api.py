@@ -16,7 +16,7 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, Field
 
-from ..engines.registry import RULESETS
+from ..engines.registry import DUPLICATE_RULESETS
 from ..errors import DeckhandError
 from . import events, referee, rounds, scoring
 from .runtime import Runtime
@@ -28,7 +28,7 @@ THING = r"^[A-Za-z0-9_:-]{0,128}$"
 class EventSpec(BaseModel):
     event_id: Annotated[str | None, Field(pattern=ID)] = None
     name: Annotated[str, Field(min_length=1, max_length=200)]
-    ruleset: Literal[RULESETS]  # type: ignore[valid-type]  # the registry's rule sets, as an enum
+    ruleset: Literal[DUPLICATE_RULESETS]  # type: ignore[valid-type]  # the registry's, as an enum
     grade: Literal[
         "national_championship", "national_open", "A", "B1", "B2", "C1", "C2", "C3", "C4", "C5", "unrated"
     ]

@@ -8,24 +8,36 @@ never applied twice; every rejection goes back to the sender with a reason code 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from ..engines.common.cards import parse_cards
 from ..engines.contract import Action, Rejected
 from ..engines.registry import Game, game
-from ..engines.spec import ActionRule
 from ..errors import CardError
-from . import flow, tableboard
+from . import flow, outgoing, tableboard
 from .events import get_device, get_event
 from .messaging import down_topic
 from .models import BoardStateItem
 from .runtime import Runtime
 
-KIND = re.compile(r"^[a-z_]{1,16}$")
 THING = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
-MSG_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-BOARD_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 DEALER = -1
+
+MsgId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+BoardId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
+RoundNo = Annotated[int, Field(ge=1, le=999)]
+Tokens = Annotated[list[str], Field(min_length=1, max_length=108)]
+Kind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,16}$")]
 
 
 class BadMessage(Exception):
@@ -35,52 +47,107 @@ class BadMessage(Exception):
         self.why = why
 
 
-def _validate(payload: Any) -> dict[str, Any]:
+class _Up(BaseModel):
+    """Fields every message has; fields a message type does not list are ignored (docs/protocol.md)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    msg: MsgId
+
+
+class _OnBoard(_Up):
+    board: BoardId
+    r: RoundNo | None = None  # the round of the view the message was decided on
+
+    @model_validator(mode="after")
+    def _round_given_is_a_number(self) -> _OnBoard:
+        if self.r is None and "r" in self.model_fields_set:
+            raise ValueError("r must be a number")
+        return self
+
+
+class Hello(_Up):
+    t: Literal["hello"]
+
+
+class Dealt(_OnBoard):
+    t: Literal["dealt"]
+    cards: Tokens
+
+
+class ActionBody(BaseModel):
+    """``a`` of an ``act``: the kind, and what the game's action schema says it carries."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    k: Kind
+    v: Any = None  # what ``v`` and ``c`` must be depends on the kind: checked against the game's schema
+    c: Any = None
+    d: Any = None
+
+
+class Act(_OnBoard):
+    t: Literal["act"]
+    a: ActionBody
+
+
+DeviceMessage = Annotated[Hello | Dealt | Act, Field(discriminator="t")]
+_MESSAGE: TypeAdapter[Hello | Dealt | Act] = TypeAdapter(DeviceMessage)
+_TOKENS: TypeAdapter[list[str]] = TypeAdapter(Tokens, config=ConfigDict(strict=True))
+
+# What a malformed field is told, by its place in the message (the first one wins, in this order).
+_WHY = (
+    ("msg", "msg must be a message id of 1–64 letters, digits or _.:-"),
+    ("board", "board must be a board id"),
+    ("cards", "cards must be a non-empty list of card tokens"),
+    ("r", "r must be the round number of the view"),
+    ("a.k", "a.k must be an action kind"),
+    ("a", 'a must be an action: {"k": kind, "v"?: value, "c"?: cards, "d"?: data}'),
+)
+
+
+def parse(payload: Any) -> Hello | Dealt | Act:
+    """The message, or ``BadMessage("malformed", …)`` saying which field is wrong."""
     if not isinstance(payload, dict):
         raise BadMessage("malformed", "a message must be a JSON object")
-    kind = payload.get("t")
-    if not isinstance(kind, str) or not KIND.match(kind):
-        raise BadMessage("malformed", f"unknown message type {kind!r}")
-    msg = payload.get("msg")
-    if not isinstance(msg, str) or not MSG_ID.match(msg):
-        raise BadMessage("malformed", "msg must be a message id of 1–64 letters, digits or _.:-")
-    if kind != "hello":
-        board = payload.get("board")
-        if not isinstance(board, str) or not BOARD_ID.match(board):
-            raise BadMessage("malformed", "board must be a board id")
-    if kind == "dealt":
-        _check_cards(payload)
-    if "r" in payload:
-        rnd = payload["r"]
-        if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= 999:
-            raise BadMessage("malformed", "r must be the round number of the view")
-    return payload
+    try:
+        return _MESSAGE.validate_python(payload)
+    except ValidationError as exc:
+        places = set()
+        for error in exc.errors():
+            if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+                raise BadMessage("malformed", f"unknown message type {payload.get('t')!r}") from None
+            loc = [str(part) for part in error["loc"][1:]]  # after the message type
+            places.add(".".join(loc[:2]))
+            places.add(loc[0] if loc else "")
+        for place, why in _WHY:
+            if place in places:
+                raise BadMessage("malformed", why) from None
+        raise BadMessage("malformed", str(exc.errors()[0]["msg"])) from None
 
 
-def _check_cards(payload: dict[str, Any]) -> None:
-    cards = payload.get("cards")
-    if (
-        not isinstance(cards, list)
-        or not cards
-        or len(cards) > 108
-        or not all(isinstance(c, str) for c in cards)
-    ):
-        raise BadMessage("malformed", "cards must be a non-empty list of card tokens")
-
-
-def _check_action(g: Game, payload: dict[str, Any]) -> ActionRule:
-    """The game's action schema: the kind exists, it carries cards or a value of its range."""
-    kind = payload["t"]
-    rule = g.action(kind)
+def _action(g: Game, seat: int, body: ActionBody) -> Action:
+    """The game's action schema: the kind exists, it carries cards, a value of its range, data."""
+    rule = g.action(body.k)
     if rule is None:
-        raise BadMessage("malformed", f"unknown message type {kind!r}")
-    if rule.cards:
-        _check_cards(payload)
+        kinds = ", ".join(a.kind for a in g.actions)
+        raise BadMessage("malformed", f"unknown action {body.k!r} (this game's: {kinds})")
+    cards: tuple[int, ...] = ()
+    if rule.cards:  # cards belong to a play only, ``v`` to a decision only: elsewhere ignored
+        try:
+            tokens = _TOKENS.validate_python(body.c)
+        except ValidationError:
+            raise BadMessage("malformed", "a.c must be a non-empty list of card tokens") from None
+        try:
+            cards = tuple(parse_cards(tokens, decks=g.decks, jokers=g.jokers))
+        except CardError as exc:
+            raise BadMessage("bad_card", str(exc)) from None
+    value = 0
     if rule.values:
-        value = payload.get("v")
-        if value not in rule.values or isinstance(value, bool):
-            raise BadMessage("malformed", f"v must be {rule.values_text}")
-    return rule
+        if isinstance(body.v, bool) or not isinstance(body.v, int) or body.v not in rule.values:
+            raise BadMessage("malformed", f"a.v must be {rule.values_text}")
+        value = body.v
+    return Action(seat, rule.kind, cards, value, data=body.d if rule.data else None)
 
 
 def handle(rt: Runtime, thing: Any, payload: Any) -> dict[str, Any]:
@@ -89,40 +156,36 @@ def handle(rt: Runtime, thing: Any, payload: Any) -> dict[str, Any]:
         return {"status": "rejected", "code": "unknown_device", "why": "no valid thing name"}
     msg = payload.get("msg") if isinstance(payload, dict) else None
     try:
-        message = _validate(payload)
+        message = parse(payload)
         return _handle(rt, thing, message)
     except BadMessage as exc:
         return _reject(rt, thing, msg if isinstance(msg, str) else None, exc.code, exc.why)
 
 
 def _reject(rt: Runtime, thing: str, msg: str | None, code: str, why: str) -> dict[str, Any]:
-    rt.publisher.publish(down_topic(thing), {"t": "reject", "msg": msg, "code": code, "why": why[:200]})
+    rt.publisher.publish(down_topic(thing), outgoing.reject(msg, code, why))
     return {"status": "rejected", "code": code, "why": why}
 
 
 def _ack(
     rt: Runtime, thing: str, msg: str, *, duplicate: bool = False, version: int | None = None
 ) -> dict[str, Any]:
-    payload: dict[str, Any] = {"t": "ack", "msg": msg}
-    if version is not None:
-        payload["v"] = version  # the board's version with this action in it: older views are stale
-    if duplicate:
-        payload["dup"] = True
-    rt.publisher.publish(down_topic(thing), payload)
+    # ``v``: the board's version with this action in it: older views are stale
+    rt.publisher.publish(down_topic(thing), outgoing.ack(msg, version=version, duplicate=duplicate))
     return {"status": "duplicate" if duplicate else "accepted"}
 
 
-def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
-    msg = message["msg"]
+def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, Any]:
+    msg = message.msg
     device = get_device(thing)
     if device is None:
         raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
-    kind = message["t"]
+    kind = message.t
     seat = device.seat
-    if kind != "hello" and "r" in message:
+    if not isinstance(message, Hello) and message.r is not None:
         # The round from the device's view: its board is read directly, without the event (one read
         # fewer on every play). An old round's board has ended and refuses the action.
-        round_no = message["r"]
+        round_no = message.r
     else:
         event = get_event(device.event_id)
         if kind == "hello" and (event.status != "playing" or not event.current_round):
@@ -130,29 +193,19 @@ def _handle(rt: Runtime, thing: str, message: dict[str, Any]) -> dict[str, Any]:
         if event.status != "playing" or not event.current_round:
             raise BadMessage("no_round", "no round is in play")
         round_no = event.current_round
-    if kind == "hello":
+    if isinstance(message, Hello):
         return _hello(rt, thing, device.event_id, round_no, device.table, seat, msg)
     if (kind == "dealt") != (seat == DEALER):
         raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
-    key = (device.event_id, round_no, device.table, message["board"])
+    key = (device.event_id, round_no, device.table, message.board)
     item = tableboard.load(*key)
     if item is None:
-        raise BadMessage(
-            "wrong_board", f"board {message['board']!r} is not played at this table in this round"
-        )
+        raise BadMessage("wrong_board", f"board {message.board!r} is not played at this table in this round")
     if tableboard.find_logged(item, thing, msg):
         return _duplicate(rt, thing, msg, item)
-    if kind == "dealt":
-        return _dealt(rt, thing, msg, item, message["cards"])
-    g = game(item.ruleset)
-    rule = _check_action(g, message)
-    cards: tuple[int, ...] = ()
-    if rule.cards:  # cards belong to a play only, ``v`` to a decision only: elsewhere ignored
-        try:
-            cards = tuple(parse_cards(message["cards"], decks=g.decks, jokers=g.jokers))
-        except CardError as exc:
-            raise BadMessage("bad_card", str(exc)) from None
-    action = Action(seat, kind, cards, message["v"] if rule.values else 0)
+    if isinstance(message, Dealt):
+        return _dealt(rt, thing, msg, item, message.cards)
+    action = _action(game(item.ruleset), seat, message.a)
 
     def change(current: BoardStateItem) -> dict[str, Any] | None:
         if tableboard.find_logged(current, thing, msg):
@@ -210,7 +263,7 @@ def _hello(
         current = item
         if item.status in ("playing", "stopped"):
             break
-    rt.publisher.publish(down_topic(thing), {"t": "ack", "msg": msg})
+    rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
     if current is None:
         return {"status": "accepted"}
     if seat == DEALER:
@@ -261,7 +314,7 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
     if problem:
         for t in [*item.devices, item.dealer]:
             if t:
-                rt.publisher.publish(down_topic(t), {"t": "stopped", "b": item.board, "why": problem[:200]})
+                rt.publisher.publish(down_topic(t), outgoing.stopped(item.board, problem))
         return _reject(rt, thing, msg, "deal_mismatch", problem)
     return _ack(rt, thing, msg)
 

@@ -8,7 +8,7 @@ from pynamodb.exceptions import DoesNotExist
 
 from ..engines.common.cards import format_cards
 from ..engines.registry import game
-from . import tableboard
+from . import outgoing, tableboard
 from .messaging import down_topic
 from .models import BoardStateItem, DealItem, event_pk, round_key
 from .runtime import Runtime
@@ -32,9 +32,9 @@ def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: st
 
 def current_deal(item: BoardStateItem) -> tuple[int, list[int]]:
     """The deal in play at this table (its index and card order): a board may carry redeals."""
-    g, board = tableboard.engine_of(item)
+    g = game(item.ruleset)
     deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
-    index = board.deal_index
+    index = tableboard.engine_of(item)[1].deal_index if item.state else 0
     return index, list(deal.order[index * g.deal_size : (index + 1) * g.deal_size])
 
 
@@ -44,12 +44,15 @@ def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
         return
     index, order = current_deal(item)
     g = game(item.ruleset)
-    message = {"t": "deal", "b": item.board, "r": item.round, "seats": g.seats}
-    if g.kitty:
-        message["kitty"] = g.kitty  # the last cards go to the kitty, not to a seat
-    if index:
-        message["n"] = index + 1  # a redeal: the board's deal number n
-    message["order"] = format_cards(order)
+    # The last ``kitty`` cards go to the kitty, not to a seat; ``n``: a redeal, the board's deal number.
+    message = outgoing.deal(
+        board=item.board,
+        round_no=item.round,
+        seats=g.seats,
+        order=format_cards(order),
+        kitty=g.kitty,
+        number=index + 1,
+    )
     rt.publisher.publish(down_topic(item.dealer), message)
 
 

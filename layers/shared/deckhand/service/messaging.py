@@ -42,7 +42,16 @@ class RecordingPublisher:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
+        # The engine's view of a seat next to each view message (tests' simulated players; never sent).
+        self.seat_views: dict[tuple[str, str, int, int], dict[str, Any]] = {}
         self._lock = threading.Lock()
+
+    def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any]) -> None:
+        with self._lock:
+            self.seat_views[(thing, message["b"], message["r"], message["v"])] = view
+
+    def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None:
+        return self.seat_views.get((thing, message["b"], message["r"], message["v"]))
 
     def publish(self, topic: str, payload: dict[str, Any]) -> None:
         encode(payload)
@@ -56,6 +65,7 @@ class RecordingPublisher:
     def clear(self) -> None:
         with self._lock:
             self.sent.clear()
+            self.seat_views.clear()
 
 
 class IotDataPublisher:

@@ -139,8 +139,10 @@ class BoardStateItem(_Base):
     devices = JSONAttribute()  # thing name per seat ("" = none)
     dealer = UnicodeAttribute(default="")
     next_board = UnicodeAttribute(default="")  # the board this table plays after this one
+    previous_board = UnicodeAttribute(default="")  # the board before it (its outcome is carried over)
+    carry = JSONAttribute(null=True)  # what the board started from (games whose boards carry); for replay
     status = UnicodeAttribute()  # waiting | playing | ended | stopped
-    state = UnicodeAttribute()  # engine state JSON
+    state = UnicodeAttribute()  # engine state JSON ("" until a carrying game's board starts)
     log = JSONAttribute(default=list)  # append-only: every accepted action
     asked_at = JSONAttribute(default=list)  # ms, per seat: when asked to act
     play_ms = JSONAttribute(default=list)  # ms on own turns, per seat

@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 from pynamodb.exceptions import DoesNotExist, PutError
 
 from ..engines.common.cards import format_cards
-from ..engines.contract import Action, Board
+from ..engines.contract import Action, Board, outcome_of
 from ..engines.registry import Game, game
+from . import outgoing
 from .clock import now_ms
 from .messaging import Publisher, down_topic
-from .models import BoardStateItem, board_pk
+from .models import BoardStateItem, DealItem, board_pk, event_pk, round_key
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -80,12 +81,15 @@ def engine_of(item: BoardStateItem) -> tuple[Game, Board]:
     return g, g.load_board(item.state)
 
 
-def _log_entry(action: Action, at: int, msg: str = "") -> dict[str, Any]:
+def _log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]:
     entry: dict[str, Any] = {"s": action.seat, "t": action.kind, "at": at}
     if action.cards:
         entry["c"] = format_cards(action.cards)
-    if action.kind in ("show", "double", "bid"):
+    rule = g.action(action.kind)
+    if rule is not None and rule.values:
         entry["v"] = action.value
+    if action.data is not None:
+        entry["d"] = action.data  # a declared reading or declaration: replay needs it
     if action.timeout:
         entry["to"] = True
     if msg:
@@ -115,7 +119,8 @@ def _ask(item: BoardStateItem, g: Game, board: Board, before: set[int], now: int
     for seat in pending:
         if seat not in before:
             item.asked_at[seat] = now
-    deadlines = [item.asked_at[s] + g.decision_ms for s in pending if board.default_action(s) is not None]
+    clocks = [(s, board.timing(s)) for s in pending]
+    deadlines = [item.asked_at[s] + timing.limit_ms for s, timing in clocks if timing is not None]
     item.deadline = min(deadlines) if deadlines else 0
 
 
@@ -131,7 +136,7 @@ def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> None
     board.apply(action)
     spent = max(0, now - item.asked_at[action.seat]) if action.seat in before else 0
     item.play_ms[action.seat] += spent
-    entry = _log_entry(action, now, msg)
+    entry = _log_entry(g, action, now, msg)
     entry["ms"] = spent
     item.log = [*item.log, entry]
     _ask(item, g, board, before - {action.seat}, now)
@@ -163,18 +168,19 @@ def apply_timeouts(item: BoardStateItem) -> int:
     while not board.finished:
         now = now_ms()
         due = [
-            s for s in board.pending() if board.default_action(s) and item.asked_at[s] + g.decision_ms <= now
+            (s, timing)
+            for s, timing in ((s, board.timing(s)) for s in board.pending())
+            if timing is not None and item.asked_at[s] + timing.limit_ms <= now
         ]
         if not due:
             break
-        seat = due[0]
-        action = board.default_action(seat)
-        assert action is not None
+        seat, timing = due[0]
+        action = timing.default
         before = set(board.pending())
         board.apply(action)
-        item.play_ms[seat] += g.decision_ms
-        entry = _log_entry(action, now)
-        entry["ms"] = g.decision_ms
+        item.play_ms[seat] += timing.limit_ms  # a timed-out decision counts its whole time
+        entry = _log_entry(g, action, now)
+        entry["ms"] = timing.limit_ms
         item.log = [*item.log, entry]
         _ask(item, g, board, before - {seat}, now)
         _run_ai(item, g, board, now)
@@ -196,7 +202,7 @@ def _run_ai(item: BoardStateItem, g: Game, board: Board, now: int) -> None:
         assert action is not None, "a bot must decide when asked"
         before = set(board.pending())
         board.apply(action)
-        item.log = [*item.log, _log_entry(action, now)]
+        item.log = [*item.log, _log_entry(g, action, now)]
         _ask(item, g, board, before - {seat}, now)
     item.state = board.to_json()
 
@@ -210,12 +216,29 @@ def _finish(item: BoardStateItem, board: Board) -> None:
 
 def start(item: BoardStateItem) -> None:
     """A waiting board begins: every seat with a decision is asked now; AI seats decide at once."""
+    if not item.state:
+        _make_from_carry(item)
     g, board = engine_of(item)
     item.status = "playing"
     now = now_ms()
     _ask(item, g, board, set(), now)
     _run_ai(item, g, board, now)
     _finish(item, board)
+
+
+def _make_from_carry(item: BoardStateItem) -> None:
+    """A board of a carrying game is made when it starts, from its deal and the outcome of the board
+    the table played before it (ended by then): levels, dealer and tribute come from there."""
+    g = game(item.ruleset)
+    previous = load(item.event_id, item.round, item.table, item.previous_board)
+    if previous is None or previous.status != "ended":
+        raise RuntimeError(
+            f"board {item.board} at table {item.table} starts before board {item.previous_board} ended"
+        )
+    carry = outcome_of(result_of(previous)).carry
+    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    item.carry = carry
+    item.state = g.new_board(list(deal.order), carry).to_json()
 
 
 def resume(item: BoardStateItem) -> None:
@@ -226,30 +249,38 @@ def resume(item: BoardStateItem) -> None:
 
 
 def view_message(item: BoardStateItem, seat: int, board: Board | None = None) -> dict[str, Any]:
-    if board is None:
-        _, board = engine_of(item)
-    return {
-        "t": "view",
-        "g": item.ruleset,
-        "b": item.board,
-        "r": item.round,
-        "v": item.version,
-        "s": seat,
-        "st": item.status,
-        "dl": item.deadline,
-        "view": board.view(seat),
-    }
+    """The seat's ``view`` (device protocol v2): the board's state and the screen its game draws."""
+    g, loaded = engine_of(item) if board is None else (game(item.ruleset), board)
+    # A game without a screen: its hand, in the engine's order, and nothing to choose.
+    drawn = g.screen(loaded, seat) if g.screen else {"h": format_cards(sorted(loaded.hand(seat)))}
+    return outgoing.view(
+        ruleset=item.ruleset,
+        board=item.board,
+        round_no=item.round,
+        version=item.version,
+        seat=seat,
+        status=item.status,
+        deadline=item.deadline,
+        screen=drawn,
+    )
 
 
 def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:
     """Each device at the table gets its own seat's view — never another seat's hand. A seat the AI
-    plays has nobody to see its hand, and its idle handset must not show the board's cards to the table."""
+    plays has nobody to see its hand, and its idle handset must not show the board's cards to the table.
+
+    A publisher that simulates devices (the venue's, the tests') may also take the engine's own view
+    of the seat, ``note_seat_view(thing, message, view)``, for its bots: it is never sent."""
     board = None  # the state is parsed once for all the table's views
+    note = getattr(publisher, "note_seat_view", None)
     for seat, thing in enumerate(item.devices):
         if thing and item.players[seat] and (only_seat is None or seat == only_seat):
             if board is None:
                 _, board = engine_of(item)
-            publisher.publish(down_topic(thing), view_message(item, seat, board))
+            message = view_message(item, seat, board)
+            if note is not None:
+                note(thing, message, board.view(seat))
+            publisher.publish(down_topic(thing), message)
 
 
 def result_of(item: BoardStateItem) -> dict[str, Any]:
@@ -262,10 +293,12 @@ def replay(item: BoardStateItem, order: list[int]) -> Board:
     from ..engines.common.cards import parse_cards
 
     g = game(item.ruleset)
-    board = g.new_board(order)
+    board = g.new_board(order, item.carry)
     for entry in item.log:
         if entry["t"] in ("dealt", "redeal"):
             continue
         cards = tuple(parse_cards(entry.get("c", []), decks=g.decks, jokers=g.jokers))
-        board.apply(Action(entry["s"], entry["t"], cards, entry.get("v", 0), bool(entry.get("to"))))
+        board.apply(
+            Action(entry["s"], entry["t"], cards, entry.get("v", 0), bool(entry.get("to")), entry.get("d"))
+        )
     return board

@@ -194,7 +194,9 @@ class DemoEvent:
             for s, thing in enumerate(table["seats"]):
                 # Styles differ between the tables' same seats, or duplicate play would compare equals.
                 style = STYLES[(i + s) % len(STYLES)]
-                self.devices.append(BotHandset(thing, venue.mqtt_port, self.work / thing, style))
+                self.devices.append(
+                    BotHandset(thing, venue.mqtt_port, self.work / thing, style, views=venue.sent)
+                )
             if table["dealer"]:
                 self.devices.append(
                     DealingTable(
@@ -283,14 +285,11 @@ class DemoEvent:
             before = next(
                 (h for h in self.handsets if h.thing == f"{table}-{(int(seat) - 1) % self.seats}"), None
             )
-            shown = before.app.message if before is not None else None
-            if (
-                before is not None
-                and shown is not None
-                and shown["view"]["phase"] == "play"
-                and before.app.ready()
-            ):
-                before.app.on_input("pass")  # not its turn, before or after this action: refused
+            shown = before.engine_view() if before is not None else None
+            if before is not None and shown is not None and shown["phase"] == "play" and before.app.ready():
+                # Not its turn, before or after this action: its prompt offers nothing, so the action
+                # goes out as a faulty handset would send it, and is refused.
+                before.app.act({"k": "pass"})
                 self.injected["concurrent"] += 1
         if f.duplicate_every and n % f.duplicate_every == 0 and handset.redeliver():
             self.injected["duplicates"] += 1

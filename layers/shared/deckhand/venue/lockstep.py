@@ -18,6 +18,7 @@ from typing import Any
 from ..service.messaging import Publisher
 
 TICK_MS = 1000
+SEAT_VIEWS_KEPT = 16  # per device: its latest views (a settled device shows one of them)
 
 
 class SimulatedClock:
@@ -41,7 +42,22 @@ class LastSent:
         self.inner = inner
         self.views: dict[str, tuple[str, int]] = {}
         self.deals: dict[str, str] = {}
+        # The engine's own view of each seat next to the view message it goes with, for the simulated
+        # handsets' bots (never sent: a device gets the screen only): thing → (board, round, version) → view.
+        self.seat_views: dict[str, dict[tuple[str, int, int], dict[str, Any]]] = {}
         self._lock = threading.Lock()
+
+    def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any]) -> None:
+        with self._lock:
+            kept = self.seat_views.setdefault(thing, {})
+            kept[(message["b"], message["r"], message["v"])] = view
+            while len(kept) > SEAT_VIEWS_KEPT:
+                del kept[next(iter(kept))]
+
+    def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The engine's view that went with this view message (None when it is not known)."""
+        with self._lock:
+            return self.seat_views.get(thing, {}).get((message["b"], message["r"], message["v"]))
 
     def publish(self, topic: str, payload: dict[str, Any]) -> None:
         with self._lock:  # one order for sending and remembering

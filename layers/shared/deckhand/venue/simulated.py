@@ -1,7 +1,8 @@
 """Simulated devices: the real firmware (device/lib) with the host hardware layer, over MQTT.
 
-Handsets are played by the deterministic bot through their buttons, exactly as a person would press
-them; a dealing table deals from a simulated physical deck that holds the board's cards.
+Handsets are played by the deterministic bot through their buttons (select cards, choose an option
+of the prompt the server drew), exactly as a person would press them; a dealing table deals from a
+simulated physical deck that holds the board's cards.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .lambdas import repository_root
 
@@ -76,14 +77,56 @@ class SimulatedDevice:
         )
 
 
+class SeatViews(Protocol):
+    """Where a simulated handset's bot reads the engine's own view of its seat, kept by the server's
+    publisher next to each view message (``lockstep.LastSent``): the device itself gets the screen only."""
+
+    def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None: ...
+
+
+def press(app: Any, action: Action) -> bool:
+    """Press a handset's buttons for ``action``, as a person would: select its cards (by their place
+    in the hand shown), highlight the option of the prompt that sends it, then ok. False when the
+    prompt offers no such option (nothing is sent)."""
+    from ..engines.common.cards import format_cards
+
+    options = app.options()
+    wanted = next(
+        (
+            n
+            for n, option in enumerate(options)
+            if option["a"]["k"] == action.kind and option["a"].get("v", action.value) == action.value
+        ),
+        None,
+    )
+    if wanted is None:
+        return False
+    if options[wanted]["a"].get("c"):
+        hand = app.hand()
+        picks: list[int] = []
+        for token in format_cards(action.cards):
+            picks.append(next(i for i, t in enumerate(hand) if t == token and i not in picks))
+        for i in sorted(app.selected):
+            app.on_input(f"sel:{i}")  # start from an empty selection
+        for i in picks:
+            app.on_input(f"sel:{i}")
+    app.on_input(f"opt:{wanted}")
+    app.on_input("ok")
+    return True
+
+
 class BotHandset(SimulatedDevice):
-    """A handset whose buttons are pressed by the deterministic bot of the game its views are of."""
+    """A handset whose buttons are pressed by the deterministic bot of the game its views are of: the
+    bot decides from the engine's view of the seat (``views``), and presses the buttons for it."""
 
     THINK_TICKS = {"bold": 1, "steady": 2, "careful": 3}
 
-    def __init__(self, thing: str, port: int, state: Path, style: str = "steady") -> None:
+    def __init__(
+        self, thing: str, port: int, state: Path, style: str = "steady", *, views: SeatViews
+    ) -> None:
         super().__init__(thing, "handset", port, state)
         self.style = style
+        self.views = views
         self.think = self.THINK_TICKS.get(style, 1)
         self.bots: dict[str, Callable[[dict[str, Any]], Action | None]] = {}
         self.acted: tuple[str, int, int] | None = None
@@ -97,14 +140,22 @@ class BotHandset(SimulatedDevice):
             return None
         return (message["b"], message["r"], message["v"])
 
+    def engine_view(self) -> dict[str, Any] | None:
+        """The engine's view of the seat that goes with the view the handset shows."""
+        message = self.app.message
+        return None if message is None else self.views.seat_view(self.thing, message)
+
     def _decide(self) -> Action | None:
         from ..engines.registry import DEFAULT, game
 
         message = self.app.message
+        view = self.engine_view()
+        if view is None or not self.app.options():
+            return None  # nothing asked of this seat
         ruleset = message.get("g", DEFAULT)
         if ruleset not in self.bots:
             self.bots[ruleset] = game(ruleset).view_bot(self.style)
-        return self.bots[ruleset](message["view"])
+        return self.bots[ruleset](view)
 
     def deciding(self, tick: int) -> bool:
         """The bot has a decision to take on the view it shows (noting the tick it first saw it)."""
@@ -123,9 +174,6 @@ class BotHandset(SimulatedDevice):
 
     def play(self) -> bool:
         """Press the buttons for the bot's decision on the current view; True if it acted."""
-        from ..engines.common.cards import format_cards
-
-        app = self.app
         key = self._current()
         if key is None or key == self.acted:
             return False
@@ -133,16 +181,7 @@ class BotHandset(SimulatedDevice):
         if action is None:
             return False
         self.acted = key
-        if action.kind == "play":
-            hand = app.hand()
-            for token in format_cards(action.cards):
-                app.on_input(f"sel:{hand.index(token)}")
-            app.on_input("play")
-        elif action.kind == "pass":
-            app.on_input("pass")
-        else:
-            app.on_input(f"{action.kind}:{action.value}")
-        return True
+        return press(self.app, action)
 
 
 class DealingTable(SimulatedDevice):

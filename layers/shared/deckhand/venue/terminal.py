@@ -1,8 +1,9 @@
 """``deckhand handset --thing …``: a handset a person plays from a terminal.
 
 It runs the real handset firmware (host hardware layer) against the venue's broker; the terminal is
-its display and its buttons. Typed commands become the button presses the firmware knows, so what the
-server sees is exactly what a physical handset sends.
+its display and its buttons. Typed commands become the button presses the firmware knows (select
+cards, choose an option of the prompt the server drew), so what the server sees is exactly what a
+physical handset sends. The commands name no game: the prompt's options say what can be done.
 """
 
 from __future__ import annotations
@@ -10,22 +11,18 @@ from __future__ import annotations
 import queue
 import threading
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .simulated import SimulatedDevice
 
 HELP = """Commands:
-  play <cards>     play these cards: numbers from the hand list (1 2 3) or cards (3D 3S, 10H, QS)
-  pass             pass
-  bid 1|2|3|pass   in an auction: bid, or pass
-  show yes|no      in a show phase: show your hand or not
-  double yes|no    in a doubling phase: double (or redouble) or not
+  <n>, choose <n>  send option n of the prompt (with the selected cards, if the option takes cards)
+  <option>         the same, by the option's label as shown (e.g. pass)
+  select <cards>   select cards: numbers from the hand list (1 2 3) or cards (3D 3S, 10H, QS, BJ)
+  play <cards>     select these cards and send the prompt's option that takes cards
   hand             print the screen again
   help             this text
   quit             leave (the seat stays yours: start again to go on)"""
-
-RANKS = "3456789TJQKA2"
-SUITS = "DCHS"
 
 
 class CommandError(ValueError):
@@ -34,14 +31,12 @@ class CommandError(ValueError):
 
 def parse_card(word: str) -> str:
     """A card as a person types it (3D, d3, 10h, TH, qs, bj) → the device token (D3, HT, SQ, BJ)."""
+    from ..engines.common.cards import TOKENS
+
     text = word.strip().upper().replace("10", "T")
-    if text in ("BJ", "RJ"):
-        return text
-    if len(text) == 2:
-        if text[0] in RANKS and text[1] in SUITS:
-            return text[1] + text[0]
-        if text[0] in SUITS and text[1] in RANKS:
-            return text
+    for token in (text, text[::-1]):  # suit then rank (the token), or rank then suit
+        if len(token) == 2 and token in TOKENS:
+            return token
     raise CommandError(f"{word!r} is not a card: type rank and suit, e.g. 3D, 10H, QS (suits D C H S)")
 
 
@@ -89,20 +84,17 @@ class TerminalHandset(SimulatedDevice):
                 self.say(HELP)
             elif verb == "hand":
                 self.show()
+            elif verb == "select":
+                self._select(args)
             elif verb == "play":
                 self._play(args)
-            elif verb == "pass":
-                self._press("pass")
-            elif verb == "bid":
-                if len(args) != 1 or args[0].lower() not in ("1", "2", "3", "0", "pass"):
-                    raise CommandError("bid 1, bid 2, bid 3 or bid pass")
-                self._press("bid:" + ("0" if args[0].lower() == "pass" else args[0]))
-            elif verb in ("show", "double"):
-                if len(args) != 1 or args[0].lower() not in ("yes", "no", "y", "n"):
-                    raise CommandError(f"{verb} yes or {verb} no")
-                self._press(f"{verb}:{int(args[0].lower().startswith('y'))}")
+            elif verb == "choose" or (verb.isdigit() and not args):
+                number = args[0] if verb == "choose" and len(args) == 1 else verb
+                if not number.isdigit():
+                    raise CommandError("choose which option? e.g. choose 2")
+                self._choose(int(number) - 1)
             else:
-                raise CommandError(f"unknown command {verb!r} (type help)")
+                self._choose(self._option_named(line.strip(), verb))
         except CommandError as exc:
             self.say(f"  ! {exc}")
         return True
@@ -113,14 +105,31 @@ class TerminalHandset(SimulatedDevice):
         if not self.app.ready():
             raise CommandError("your last decision is still on its way; wait for the table to update")
 
-    def _press(self, button: str) -> None:
+    def _options(self) -> list[dict[str, Any]]:
         self._ready()
-        self.app.on_input(button)
+        options: list[dict[str, Any]] = self.app.options()
+        if not options:
+            raise CommandError("nothing to decide now: wait for your turn")
+        return options
 
-    def _play(self, words: list[str]) -> None:
-        self._ready()
-        if not words:
-            raise CommandError("play what? e.g. play 3D or play 1 2")
+    def _option_named(self, text: str, verb: str) -> int:
+        if self.app.message is None:
+            raise CommandError("no board yet: wait for the round to start")
+        labels = [o["l"].lower() for o in self.app.options()]
+        if text.lower() in labels:
+            return labels.index(text.lower())
+        raise CommandError(f"unknown command {verb!r} (type help)")
+
+    def _choose(self, n: int) -> None:
+        options = self._options()
+        if not 0 <= n < len(options):
+            raise CommandError(f"there is no option {n + 1} (1–{len(options)})")
+        if options[n]["a"].get("c") and not self.app.selected:
+            raise CommandError("select the cards first (select …), or type play and the cards")
+        self.app.on_input(f"opt:{n}")
+        self.app.on_input("ok")
+
+    def _picks(self, words: list[str]) -> list[int]:
         hand = self.app.hand()
         picks: list[int] = []
         for word in words:
@@ -130,17 +139,37 @@ class TerminalHandset(SimulatedDevice):
                     raise CommandError(f"there is no card {word} in your hand (1–{len(hand)})")
             else:
                 token = parse_card(word)
-                if token not in hand:
+                free = [j for j, t in enumerate(hand) if t == token and j not in picks]
+                if not free:
                     raise CommandError(f"{word} is not in your hand")
-                i = hand.index(token)
+                i = free[0]
             if i in picks:
                 raise CommandError(f"{word} is named twice")
             picks.append(i)
+        return picks
+
+    def _select(self, words: list[str]) -> None:
+        if self.app.message is None:
+            raise CommandError("no board yet: wait for the round to start")
+        picks = self._picks(words)
         for i in sorted(self.app.selected):
             self.app.on_input(f"sel:{i}")  # start from an empty selection
         for i in picks:
             self.app.on_input(f"sel:{i}")
-        self.app.on_input("play")
+
+    def _play(self, words: list[str]) -> None:
+        options = self._options()
+        if not words:
+            raise CommandError("play what? e.g. play 3D or play 1 2")
+        takes = next((n for n, o in enumerate(options) if o["a"].get("c")), None)
+        picks = self._picks(words)
+        if takes is None:
+            raise CommandError("the prompt takes no cards now: choose one of its options")
+        for i in sorted(self.app.selected):
+            self.app.on_input(f"sel:{i}")
+        for i in picks:
+            self.app.on_input(f"sel:{i}")
+        self._choose(takes)
 
     def run(self, lines: IO[str], *, tick: float = 0.05) -> int:
         """The main loop: network, typed commands, screen. Ends on ``quit`` or end of input."""

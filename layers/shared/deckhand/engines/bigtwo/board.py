@@ -6,15 +6,15 @@ and no change at all. Hands are 52-bit masks: membership and removal are single 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
 from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..common.deal import deal_round_robin
-from ..contract import Action, Board, Rejected
-from . import D3, HAND_SIZE, RULESET, SEATS
+from ..common.state import StoredBoard, check_seat
+from ..contract import Action, Board, Rejected, Timing
+from . import D3, DECISION_MS, HAND_SIZE, RULESET, SEATS
 from .combos import beats, classify
 from .legal import Play, legal_plays
 from .scoring import penalty, scores
@@ -104,10 +104,11 @@ class SeatView(NamedTuple):
         )
 
 
-class BigTwoBoard:
+class BigTwoBoard(StoredBoard):
     """One board of Big Two. Construct from four 13-card hands (seat order) or with :meth:`from_order`."""
 
     ruleset = RULESET
+    name = "Big Two"
     seats = SEATS
 
     def __init__(self, hands: Sequence[Sequence[int]]) -> None:
@@ -132,8 +133,10 @@ class BigTwoBoard:
         self.winner = UNDECIDED
 
     @classmethod
-    def from_order(cls, order: Sequence[int]) -> BigTwoBoard:
-        """Deal a shuffled 52-card order one card at a time, seat 0 first."""
+    def from_order(cls, order: Sequence[int], carry: dict[str, Any] | None = None) -> BigTwoBoard:
+        """Deal a shuffled 52-card order one card at a time, seat 0 first. Boards stand alone: no carry."""
+        if carry is not None:
+            raise DeckhandError("a Big Two board starts from its deal alone; it takes no carry")
         check_count(order, SEATS * HAND_SIZE, "deck")
         hands, _ = deal_round_robin(order, SEATS, HAND_SIZE)
         return cls(hands)
@@ -207,6 +210,10 @@ class BigTwoBoard:
         if self.phase == DOUBLE and self.turn == seat:
             return Action(seat, "double", value=0, timeout=True)
         return None
+
+    def timing(self, seat: int) -> Timing | None:
+        default = self.default_action(seat)
+        return Timing(DECISION_MS, default) if default else None
 
     def result(self) -> dict[str, Any]:
         if self.phase != END:
@@ -377,46 +384,26 @@ class BigTwoBoard:
             "w": self.winner,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BigTwoBoard:
-        try:
-            if data["r"] != RULESET:
-                raise DeckhandError(f"state is for rule set {data['r']!r}, not {RULESET}")
-            board = cls(data["d"])
-            board.hands = [mask_of(h) for h in data["h"]]
-            board.phase = data["p"]
-            board.shown = list(data["s"])
-            board.doubled = list(data["x"])
-            board.turn = data["t"]
-            board.last = tuple(data["l"])
-            board.last_seat = data["ls"]
-            board.passes = data["n"]
-            board.trick = [(s, tuple(p)) for s, p in data["k"]]
-            board.tricks_done = data["kd"]
-            board.opened = data["o"]
-            board.winner = data["w"]
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, DeckhandError):
-                raise
-            raise DeckhandError(f"not a Big Two board state: {exc}") from exc
+    def _load(cls, data: dict[str, Any]) -> BigTwoBoard:
+        board = cls(data["d"])
+        board.hands = [mask_of(h) for h in data["h"]]
+        board.phase = data["p"]
+        board.shown = list(data["s"])
+        board.doubled = list(data["x"])
+        board.turn = data["t"]
+        board.last = tuple(data["l"])
+        board.last_seat = data["ls"]
+        board.passes = data["n"]
+        board.trick = [(s, tuple(p)) for s, p in data["k"]]
+        board.tricks_done = data["kd"]
+        board.opened = data["o"]
+        board.winner = data["w"]
         return board
-
-    @classmethod
-    def from_json(cls, text: str) -> BigTwoBoard:
-        return cls.from_dict(json.loads(text))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BigTwoBoard) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise DeckhandError(f"seat must be 0..{SEATS - 1}, got {seat}")
+    check_seat(seat, SEATS)
 
 
 # Checked by mypy: the Big Two board offers the whole engine interface.

@@ -22,6 +22,12 @@ def _showcase(boards: int, seed: str, out: Any) -> int:
     return run_demo(boards=boards, seed=seed, out=out)
 
 
+def _screen(board: object, seat: int) -> dict[str, object]:
+    from .screen import screen
+
+    return screen(board, seat)
+
+
 SPEC = GameSpec(
     ruleset=RULESET,
     name="Big Two",
@@ -35,6 +41,7 @@ SPEC = GameSpec(
     bot=board_bot(BigTwoBot),
     view_bot=view_bot(BigTwoBot, SeatView.from_dict),
     referee=_referee,
+    screen=_screen,
     actions=(
         ActionRule("play", cards=True, help="play these cards"),
         ActionRule("pass", help="pass"),
@@ -50,6 +57,5 @@ SPEC = GameSpec(
         ),
         beaten=BeatenCount.BY_TABLE,
     ),
-    decision_ms=10_000,
     showcase=_showcase,
 )

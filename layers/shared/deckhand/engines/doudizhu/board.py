@@ -7,15 +7,15 @@ identical at every table of the duplicate comparison. Hands are 54-bit masks.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
 from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..common.deal import deal_round_robin
-from ..contract import Action, Board, Rejected
-from . import DECK, HAND_SIZE, RULESET, SEATS
+from ..common.state import StoredBoard, check_seat
+from ..contract import Action, Board, Rejected, Timing
+from . import DECISION_MS, DECK, HAND_SIZE, RULESET, SEATS
 from .combos import BOMB, ROCKET, Combo, beats, classify
 from .legal import Play, legal_plays
 from .scoring import scores
@@ -110,10 +110,11 @@ class SeatView(NamedTuple):
         )
 
 
-class DouDizhuBoard:
+class DouDizhuBoard(StoredBoard):
     """One board of Dou Dizhu from its pre-generated deals (each a 54-card order), or :meth:`from_order`."""
 
     ruleset = RULESET
+    name = "Dou Dizhu"
     seats = SEATS
 
     def __init__(self, deals: Sequence[Sequence[int]]) -> None:
@@ -127,8 +128,10 @@ class DouDizhuBoard:
         self._deal(0)
 
     @classmethod
-    def from_order(cls, order: Sequence[int]) -> DouDizhuBoard:
-        """A board's card order: its deals one after another (54 cards each)."""
+    def from_order(cls, order: Sequence[int], carry: dict[str, Any] | None = None) -> DouDizhuBoard:
+        """A board's card order: its deals one after another (54 cards each). Boards stand alone."""
+        if carry is not None:
+            raise DeckhandError("a Dou Dizhu board starts from its deal alone; it takes no carry")
         if not order or len(order) % DECK:
             raise DeckhandError(f"a Dou Dizhu board's order is a multiple of {DECK} cards, got {len(order)}")
         return cls([order[i : i + DECK] for i in range(0, len(order), DECK)])
@@ -223,6 +226,10 @@ class DouDizhuBoard:
         if self.last:
             actions.append(Action(seat, "pass"))
         return actions
+
+    def timing(self, seat: int) -> Timing | None:
+        default = self.default_action(seat)
+        return Timing(DECISION_MS, default) if default else None
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means: bidding passes, doubling and redoubling are "no"; play has no default."""
@@ -449,48 +456,29 @@ class DouDizhuBoard:
             "w": self.winner,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> DouDizhuBoard:
-        try:
-            if data["r"] != RULESET:
-                raise DeckhandError(f"state is for rule set {data['r']!r}, not {RULESET}")
-            board = cls(data["o"])
-            board.deal_no = data["dn"]
-            board.redeals = data["rd"]
-            board.hands = [mask_of(h) for h in data["h"]]
-            board.kitty = list(data["kt"])
-            board.phase = data["p"]
-            board.bids = list(data["b"])
-            board.high = data["hb"]
-            board.turn = data["t"]
-            board.landlord = data["ll"]
-            board.doubled = list(data["x"])
-            board.redoubled = data["xx"]
-            board.last = tuple(data["l"])
-            board.last_seat = data["ls"]
-            board.passes = data["n"]
-            board.trick = [(s, tuple(p)) for s, p in data["k"]]
-            board.played = list(data["pc"])
-            board.bombs = data["bo"]
-            board.rockets = data["ro"]
-            board.winner = data["w"]
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, DeckhandError):
-                raise
-            raise DeckhandError(f"not a Dou Dizhu board state: {exc}") from exc
+    def _load(cls, data: dict[str, Any]) -> DouDizhuBoard:
+        board = cls(data["o"])
+        board.deal_no = data["dn"]
+        board.redeals = data["rd"]
+        board.hands = [mask_of(h) for h in data["h"]]
+        board.kitty = list(data["kt"])
+        board.phase = data["p"]
+        board.bids = list(data["b"])
+        board.high = data["hb"]
+        board.turn = data["t"]
+        board.landlord = data["ll"]
+        board.doubled = list(data["x"])
+        board.redoubled = data["xx"]
+        board.last = tuple(data["l"])
+        board.last_seat = data["ls"]
+        board.passes = data["n"]
+        board.trick = [(s, tuple(p)) for s, p in data["k"]]
+        board.played = list(data["pc"])
+        board.bombs = data["bo"]
+        board.rockets = data["ro"]
+        board.winner = data["w"]
         return board
-
-    @classmethod
-    def from_json(cls, text: str) -> DouDizhuBoard:
-        return cls.from_dict(json.loads(text))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DouDizhuBoard) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 _SCORE_KEYS = (
@@ -507,8 +495,7 @@ _SCORE_KEYS = (
 
 
 def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise DeckhandError(f"seat must be 0..{SEATS - 1}, got {seat}")
+    check_seat(seat, SEATS)
 
 
 # Checked by mypy: the Dou Dizhu board offers the whole engine interface.

@@ -23,6 +23,12 @@ def _referee() -> Referee:
     return DouDizhuReferee()
 
 
+def _screen(board: object, seat: int) -> dict[str, object]:
+    from .screen import screen
+
+    return screen(board, seat)
+
+
 SPEC = GameSpec(
     ruleset=RULESET,
     name="Dou Dizhu",
@@ -36,6 +42,7 @@ SPEC = GameSpec(
     bot=board_bot(DouDizhuBot),
     view_bot=view_bot(DouDizhuBot, SeatView.from_dict),
     referee=_referee,
+    screen=_screen,
     actions=(
         ActionRule("play", cards=True, help="play these cards"),
         ActionRule("pass", help="pass"),
@@ -56,7 +63,6 @@ SPEC = GameSpec(
         ),
         beaten=BeatenCount.BY_BOARD,
     ),
-    decision_ms=10_000,  # RULES.md §3: 10 s per doubling choice
     deals_per_board=DEALS_PER_BOARD,
     kitty=3,
     decision_key=_decision,

@@ -8,7 +8,6 @@ reason code and no change. Two decks: hands are sorted lists of card ints (multi
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -16,7 +15,8 @@ from typing import Any, NamedTuple
 from ...errors import DeckhandError
 from ..common.cards import check_cards, check_count, format_cards, parse_cards
 from ..common.deal import deal_round_robin
-from ..contract import Action, Board, Rejected
+from ..common.state import StoredBoard, check_seat
+from ..contract import Action, Board, Rejected, Timing
 from . import DECKS, HAND_SIZE, RULESET, SEATS
 from . import levels as lv
 from . import tribute as tb
@@ -264,10 +264,11 @@ def _two(value: Any) -> tuple[int, int]:
     return (int(value[0]), int(value[1]))
 
 
-class GuandanBoard:
+class GuandanBoard(StoredBoard):
     """One board of a Guandan game; build it with :meth:`from_deal` (a 108-card order and a carry)."""
 
     ruleset = RULESET
+    name = "Guandan"
     seats = SEATS
 
     def __init__(self, hands: Sequence[Sequence[int]], carry: dict[str, Any] | None = None) -> None:
@@ -464,6 +465,15 @@ class GuandanBoard:
         if self.last:
             actions.append(Action(seat, "pass"))
         return actions
+
+    def timing(self, seat: int) -> Timing | None:
+        """The clock of the seat's decision in this phase (``TIMING``): warning, then the default."""
+        default = self.default_action(seat)
+        if default is None:
+            return None
+        clock = TIMING[self.phase]
+        warn = clock["warn_s"]
+        return Timing(clock["limit_s"] * 1000, default, None if warn is None else warn * 1000)
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means (RULES.md §4 "Timing"): in play a pass (the turn is lost, even a lead), a
@@ -904,70 +914,50 @@ class GuandanBoard:
             "p": self.phase,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GuandanBoard:
-        try:
-            if data["r"] != RULESET:
-                raise DeckhandError(f"state is for rule set {data['r']!r}, not {RULESET}")
-            board = cls.__new__(cls)
-            board.options = lv.Options.from_dict(data["op"])
-            board.dealt = [list(h) for h in data["d"]]
-            board.hands = [list(h) for h in data["h"]]
-            board.levels = list(data["lv"])
-            board.level_side = data["ls"]
-            board.a_attempts = list(data["aa"])
-            board.boards = data["bd"]
-            board.time_up = data["tu"]
-            board.extra = data["ex"]
-            board.warnings, board.violations, board.fouls = (list(x) for x in data["pn"])
-            board.prev_order = None if data["po"] is None else list(data["po"])
-            board.no_tribute = data["nt"]
-            board.first = data["f1"]
-            board.payers = list(data["py"])
-            board.resisted = data["rs"]
-            board.double = data["db"]
-            board.paid = {s: c for s, c in data["pd"]}
-            board.transfers = [(g, r, c) for g, r, c in data["tr"]]
-            board.returned = {s: c for s, c in data["rd"]}
-            board.returns = [(g, r, c) for g, r, c in data["rt"]]
-            board.chooser = data["ch"]
-            board.leader = data["ld"]
-            board.turn = data["t"]
-            board.last = tuple(data["l"])
-            board.last_reading = _load_reading(data["lr"])
-            board.last_seat = data["lsd"]
-            board.passes = data["n"]
-            board.trick = [(s, tuple(p)) for s, p in data["k"]]
-            board.out = list(data["o"])
-            board.reports = [(s, n) for s, n in data["rp"]]
-            board.lost = list(data["lt"])
-            board.penalties = [(s, k) for s, k in data["pl"]]
-            board.winds = data["w"]
-            board.ended_by = data["eb"]
-            board.offender = data["of"]
-            board.phase = data["p"]
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, DeckhandError):
-                raise
-            raise DeckhandError(f"not a Guandan board state: {exc}") from exc
+    def _load(cls, data: dict[str, Any]) -> GuandanBoard:
+        board = cls.__new__(cls)
+        board.options = lv.Options.from_dict(data["op"])
+        board.dealt = [list(h) for h in data["d"]]
+        board.hands = [list(h) for h in data["h"]]
+        board.levels = list(data["lv"])
+        board.level_side = data["ls"]
+        board.a_attempts = list(data["aa"])
+        board.boards = data["bd"]
+        board.time_up = data["tu"]
+        board.extra = data["ex"]
+        board.warnings, board.violations, board.fouls = (list(x) for x in data["pn"])
+        board.prev_order = None if data["po"] is None else list(data["po"])
+        board.no_tribute = data["nt"]
+        board.first = data["f1"]
+        board.payers = list(data["py"])
+        board.resisted = data["rs"]
+        board.double = data["db"]
+        board.paid = {s: c for s, c in data["pd"]}
+        board.transfers = [(g, r, c) for g, r, c in data["tr"]]
+        board.returned = {s: c for s, c in data["rd"]}
+        board.returns = [(g, r, c) for g, r, c in data["rt"]]
+        board.chooser = data["ch"]
+        board.leader = data["ld"]
+        board.turn = data["t"]
+        board.last = tuple(data["l"])
+        board.last_reading = _load_reading(data["lr"])
+        board.last_seat = data["lsd"]
+        board.passes = data["n"]
+        board.trick = [(s, tuple(p)) for s, p in data["k"]]
+        board.out = list(data["o"])
+        board.reports = [(s, n) for s, n in data["rp"]]
+        board.lost = list(data["lt"])
+        board.penalties = [(s, k) for s, k in data["pl"]]
+        board.winds = data["w"]
+        board.ended_by = data["eb"]
+        board.offender = data["of"]
+        board.phase = data["p"]
         return board
-
-    @classmethod
-    def from_json(cls, text: str) -> GuandanBoard:
-        return cls.from_dict(json.loads(text))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GuandanBoard) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise DeckhandError(f"seat must be 0..{SEATS - 1}, got {seat}")
+    check_seat(seat, SEATS)
 
 
 # Checked by mypy: the Guandan board offers the whole engine interface.

@@ -1,0 +1,93 @@
+"""Helpers for drawing a seat's handset screen (device protocol v2, docs/protocol.md).
+
+A screen is what the firmware shows and offers, with no knowledge of the game: the hand in display
+order (``h``, tokens), a few status lines in words (``l``) and, when the seat has something to
+decide, ``ask``: a prompt (``p``) and options (``o``), each a label (``l``) and the action it sends
+(``a``: kind ``k``, value ``v``, ``c`` when the player's selected cards go with it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .cards import format_cards
+
+SYMBOLS = {"S": "\u2660", "H": "\u2665", "C": "\u2663", "D": "\u2666"}
+TRICK_SHOWN = 4  # the last plays of the trick a screen lists; earlier ones are summed up as "…"
+
+
+def card_text(card: int) -> str:
+    """A card as people read it on a small display: rank then suit symbol (10 for T); BJ, RJ."""
+    token = format_cards([card])[0]
+    if token in ("BJ", "RJ"):
+        return token
+    rank = "10" if token[1] == "T" else token[1]
+    return rank + SYMBOLS[token[0]]
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def seat_name(seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat}"
+
+
+def trick_line(trick: Sequence[tuple[int, Sequence[int]]], me: int) -> str | None:
+    """The trick so far, oldest first (the last few plays; passes say so); None before the lead."""
+    if not trick:
+        return None
+    parts = [f"{seat_name(s, me)} {cards_text(sorted(p)) if p else 'pass'}" for s, p in trick[-TRICK_SHOWN:]]
+    return "Trick: " + ("…, " if len(trick) > TRICK_SHOWN else "") + ", ".join(parts)
+
+
+def counts_line(counts: Sequence[int], me: int) -> str:
+    text = "Cards: " + " ".join(f"{s}:{n}" for s, n in enumerate(counts))
+    last = [seat_name(s, me) for s, n in enumerate(counts) if n == 1]
+    return text + ("  last card: " + ", ".join(last) if last else "")
+
+
+def scores_line(scores: Sequence[int]) -> str:
+    return "Scores: " + " ".join(f"{s}:{n:+d}" for s, n in enumerate(scores))
+
+
+def action(kind: str, value: int | None = None, cards: bool = False) -> dict[str, Any]:
+    a: dict[str, Any] = {"k": kind}
+    if value is not None:
+        a["v"] = value
+    if cards:
+        a["c"] = True
+    return a
+
+
+def option(label: str, kind: str, value: int | None = None, cards: bool = False) -> dict[str, Any]:
+    return {"l": label, "a": action(kind, value, cards)}
+
+
+def ask(prompt: str, options: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"p": prompt, "o": options}
+
+
+def yes_no(prompt: str, kind: str, yes: str, no: str) -> dict[str, Any]:
+    return ask(prompt, [option(yes, kind, 1), option(no, kind, 0)])
+
+
+def play_ask(prompt: str, can_pass: bool) -> dict[str, Any]:
+    options = [option("Play", "play", cards=True)]
+    if can_pass:
+        options.append(option("Pass", "pass"))
+    return ask(prompt, options)
+
+
+def beat_prompt(last_seat: int, me: int, combo_name: str) -> str:
+    words = combo_name.replace("_", " ")
+    return f"Beat {seat_name(last_seat, me)}'s {words} or pass"
+
+
+def screen(hand: Sequence[int], lines: list[str | None], asking: dict[str, Any] | None) -> dict[str, Any]:
+    """The screen: the hand in display order (the engine's card order), the lines, the ask if any."""
+    drawn: dict[str, Any] = {"h": format_cards(sorted(hand)), "l": [line for line in lines if line]}
+    if asking is not None:
+        drawn["ask"] = asking
+    return drawn

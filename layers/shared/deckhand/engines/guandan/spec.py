@@ -1,0 +1,57 @@
+"""Guandan's spec: what the platform needs to run ``guandan-2023`` matches (RULES.md §4)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from ..contract import Action
+from ..spec import ActionRule, Competition, GameSpec, Referee, board_bot, view_bot
+from . import HAND_SIZE, RULESET, SEATS
+from .board import SIDES, GuandanBoard, SeatView
+from .bot import GuandanBot
+
+
+class _Referee:
+    def ops(self) -> Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+        from .referee import OPS
+
+        return OPS
+
+
+def _referee() -> Referee:
+    return _Referee()
+
+
+def _decision(action: Action) -> Hashable:
+    """The cards and, for a play, the reading declared (two readings of the same cards differ)."""
+    data = None if action.data is None else json.dumps(action.data, sort_keys=True)
+    return (action.seat, action.kind, tuple(sorted(action.cards)), action.value, data)
+
+
+SPEC = GameSpec(
+    ruleset=RULESET,
+    name="Guandan",
+    alias="guandan",
+    seats=SEATS,
+    decks=2,
+    jokers=True,
+    hand_size=HAND_SIZE,
+    new_board=GuandanBoard.from_deal,
+    load_board=GuandanBoard.from_json,
+    bot=board_bot(GuandanBot),
+    view_bot=view_bot(GuandanBot, SeatView.from_dict),
+    referee=_referee,
+    actions=(
+        ActionRule("play", cards=True, data=True, help="play these cards (with the reading, when several)"),
+        ActionRule("pass", help="pass"),
+        ActionRule("tribute", cards=True, help="pay the tribute card"),
+        ActionRule("return", cards=True, help="return a card for the tribute"),
+        ActionRule("lead", values=(0, 1, 2, 3), values_text="a seat 0–3", help="choose who leads"),
+    ),
+    competition=Competition.MATCH,
+    sides=tuple(tuple(side) for side in SIDES),
+    carries=True,
+    decision_key=_decision,
+)

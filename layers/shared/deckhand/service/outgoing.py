@@ -1,0 +1,92 @@
+"""Every message the server sends a device (docs/protocol.md, "Server → device"), built here only.
+
+This module mirrors the firmware's ``deckhand_fw/protocol.py``: the message kinds and their fields
+are declared once on each side (``DOWN_FIELDS`` here, ``DOWN_FIELDS`` there) and a contract test
+checks that the two agree, and that what the firmware sends up parses here (``UP_FIELDS``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Server → device: kind → every field it may carry (besides ``t``).
+DOWN_FIELDS: dict[str, tuple[str, ...]] = {
+    "ack": ("msg", "v", "dup"),
+    "reject": ("msg", "code", "why"),
+    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
+    "deal": ("b", "r", "seats", "kitty", "n", "order"),
+    "stopped": ("b", "why"),
+}
+# Device → server, as ``service.devices`` parses them.
+UP_FIELDS: dict[str, tuple[str, ...]] = {
+    "hello": ("msg",),
+    "act": ("msg", "board", "r", "a"),
+    "dealt": ("msg", "board", "r", "cards"),
+}
+ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
+ASK_FIELDS = ("p", "o")  # the prompt and its options
+OPTION_FIELDS = ("l", "a")  # an option: its label and its action
+WHY_MAX = 200  # characters of a reason a device is sent
+
+
+def ack(msg: str, *, version: int | None = None, duplicate: bool = False) -> dict[str, Any]:
+    """The message was accepted (or had been: ``dup``); ``v``: the board version that includes it."""
+    payload: dict[str, Any] = {"t": "ack", "msg": msg}
+    if version is not None:
+        payload["v"] = version
+    if duplicate:
+        payload["dup"] = True
+    return payload
+
+
+def reject(msg: str | None, code: str, why: str) -> dict[str, Any]:
+    """Refused, nothing changed: a reason code and a reason for people."""
+    return {"t": "reject", "msg": msg, "code": code, "why": why[:WHY_MAX]}
+
+
+def view(
+    *,
+    ruleset: str,
+    board: str,
+    round_no: int,
+    version: int,
+    seat: int,
+    status: str,
+    deadline: int,
+    screen: dict[str, Any],
+) -> dict[str, Any]:
+    """A seat's view: the board's place and state, and the screen the game drew for the seat (``h``
+    the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any)."""
+    payload: dict[str, Any] = {
+        "t": "view",
+        "g": ruleset,
+        "b": board,
+        "r": round_no,
+        "v": version,
+        "s": seat,
+        "st": status,
+        "dl": deadline,
+        "h": list(screen.get("h", [])),
+        "l": list(screen.get("l", [])),
+    }
+    if screen.get("ask") and status == "playing":
+        payload["ask"] = screen["ask"]
+    return payload
+
+
+def deal(
+    *, board: str, round_no: int, seats: int, order: list[str], kitty: int = 0, number: int = 1
+) -> dict[str, Any]:
+    """The dealing table's card order; ``kitty``: the last cards go to the kitty; ``n``: a redeal."""
+    payload: dict[str, Any] = {"t": "deal", "b": board, "r": round_no, "seats": seats}
+    if kitty:
+        payload["kitty"] = kitty
+    if number > 1:
+        payload["n"] = number
+    payload["order"] = order
+    return payload
+
+
+def stopped(board: str, why: str) -> dict[str, Any]:
+    """The table's board is stopped; a referee takes over."""
+    return {"t": "stopped", "b": board, "why": why[:WHY_MAX]}

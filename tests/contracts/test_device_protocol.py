@@ -1,0 +1,134 @@
+"""The server's outgoing messages (``service/outgoing.py``) and the firmware's protocol module
+(``device/lib/deckhand_fw/protocol.py``) describe one protocol (docs/protocol.md): the same message
+kinds with the same fields both ways, what the firmware sends up parses on the server, and a game's
+screen offers only actions of the game's action schema."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from deckhand.engines.common.shuffle import seeded_shuffle
+from deckhand.engines.registry import RULESETS, game
+from deckhand.service import devices, outgoing
+from deckhand.service.messaging import encode
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "device" / "lib") not in sys.path:
+    sys.path.insert(0, str(ROOT / "device" / "lib"))
+
+from deckhand_fw import protocol  # noqa: E402
+
+SCREEN = {
+    "h": ["D3", "D3", "BJ"],
+    "l": ["You to play"],
+    "ask": {"p": "Your lead", "o": [{"l": "Play", "a": {"k": "play", "c": True}}]},
+}
+# One message of each kind, every optional field present.
+BUILT = {
+    "ack": outgoing.ack("m-1", version=7, duplicate=True),
+    "reject": outgoing.reject("m-1", "malformed", "x" * 500),
+    "view": outgoing.view(
+        ruleset="any-1",
+        board="1",
+        round_no=2,
+        version=3,
+        seat=0,
+        status="playing",
+        deadline=5,
+        screen=SCREEN,
+    ),
+    "deal": outgoing.deal(board="1", round_no=2, seats=3, order=["D3"], kitty=3, number=2),
+    "stopped": outgoing.stopped("1", "card 8 misread"),
+}
+
+
+def test_both_sides_know_the_same_kinds_and_fields() -> None:
+    assert outgoing.DOWN_FIELDS == protocol.DOWN_FIELDS
+    assert outgoing.UP_FIELDS == protocol.UP_FIELDS
+    assert outgoing.ACTION_FIELDS == protocol.ACTION_FIELDS
+    assert outgoing.ASK_FIELDS == protocol.ASK_FIELDS
+    assert outgoing.OPTION_FIELDS == protocol.OPTION_FIELDS
+
+
+@pytest.mark.parametrize("kind", sorted(outgoing.DOWN_FIELDS))
+def test_every_builder_sends_the_fields_the_firmware_reads(kind: str) -> None:
+    message = BUILT[kind]
+    assert message["t"] == kind
+    assert set(message) - {"t"} == set(protocol.DOWN_FIELDS[kind])  # all of them, here, and no other
+    parsed = protocol.parse(encode(message))
+    assert parsed == json.loads(json.dumps(message))
+    assert len(BUILT["reject"]["why"]) == outgoing.WHY_MAX
+
+
+def test_a_view_asks_only_while_the_board_is_played() -> None:
+    view = BUILT["view"]
+    assert set(view["ask"]) == set(protocol.ASK_FIELDS)
+    assert all(set(o) == set(protocol.OPTION_FIELDS) for o in view["ask"]["o"])
+    assert all(set(o["a"]) <= set(protocol.ACTION_FIELDS) for o in view["ask"]["o"])
+    for status in ("ended", "stopped"):
+        quiet = outgoing.view(
+            ruleset="g", board="1", round_no=1, version=1, seat=0, status=status, deadline=0, screen=SCREEN
+        )
+        assert "ask" not in quiet
+
+
+def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
+    up = [
+        protocol.hello("hs-1"),
+        protocol.dealt("dl-1", "1", ["D3", "C3"], 2),
+        protocol.act("hs-2", "1", {"k": "play", "c": True}, ["D3", "C3"], 2),
+        protocol.act("hs-3", "1", {"k": "bid", "v": 2}),
+        protocol.act("hs-4", "1", {"k": "play", "c": True, "d": {"as": "H5"}}, ["HA"]),
+    ]
+    for message in up:
+        assert set(message) - {"t"} <= set(protocol.UP_FIELDS[message["t"]])
+        parsed = devices.parse(json.loads(protocol.encode(message)))
+        assert parsed.t == message["t"] and parsed.msg == message["msg"]
+    act = devices.parse(up[2])
+    assert isinstance(act, devices.Act) and act.a.k == "play" and act.a.c == ["D3", "C3"] and act.r == 2
+    assert devices.parse(up[4]).a.d == {"as": "H5"}  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> None:
+    """Over a whole bot board: each asked seat's options are kinds of the spec's action schema with
+    values it allows, the ask comes exactly when the seat has a decision, and every view fits 1 KiB."""
+    spec = game(ruleset)
+    if spec.screen is None:
+        pytest.skip(f"{ruleset} draws no screen yet")
+    board = spec.new_board(
+        seeded_shuffle(list(range(spec.deal_size)) * 1, "screens") * spec.deals_per_board, None
+    )
+    bot = spec.bot()
+    while True:
+        for seat in range(spec.seats):
+            drawn = spec.screen(board, seat)
+            assert isinstance(drawn["h"], list) and all(isinstance(line, str) and line for line in drawn["l"])
+            assert ("ask" in drawn) == (seat in board.pending()), (seat, drawn)
+            for option in drawn.get("ask", {}).get("o", []):
+                rule = spec.action(option["a"]["k"])
+                assert rule is not None and option["l"]
+                assert bool(option["a"].get("c")) == rule.cards
+                assert ("v" in option["a"]) == bool(rule.values)
+                assert option["a"].get("v", 0) in (rule.values or (0,))
+            message = outgoing.view(
+                ruleset=ruleset,
+                board="12",
+                round_no=3,
+                version=999,
+                seat=seat,
+                status="ended" if board.finished else "playing",
+                deadline=1_800_000_010_000,
+                screen=drawn,
+            )
+            encode(message)  # under 1 KiB, or it raises
+        if board.finished:
+            break
+        seat = board.pending()[0]
+        action = bot(board, seat)
+        assert action is not None
+        board.apply(action)
+    assert any(line.startswith("Scores: ") for line in spec.screen(board, 0)["l"])
