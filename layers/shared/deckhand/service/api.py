@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from ..engines.registry import DUPLICATE_RULESETS
 from ..errors import DeckhandError
 from . import events, referee, rounds, scoring
+from .keys import player_of, table_of
 from .runtime import Runtime
 
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
@@ -114,15 +115,13 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         return Response(
             201,
             content_types.APPLICATION_JSON,
-            {"registered": [{"id": p.sk.removeprefix("PLAYER#"), "number": p.number} for p in items]},
+            {"registered": [{"id": player_of(p.sk), "number": p.number} for p in items]},
         )
 
     @app.post("/events/<event_id>/tables")
     def register_tables(event_id: str, body: TablesBody) -> Response[dict[str, Any]]:
         items = events.register_tables(event_id, [t.model_dump() for t in body.tables])
-        return Response(
-            201, content_types.APPLICATION_JSON, {"registered": [t.sk.removeprefix("TABLE#") for t in items]}
-        )
+        return Response(201, content_types.APPLICATION_JSON, {"registered": [table_of(t.sk) for t in items]})
 
     @app.post("/events/<event_id>/rounds")
     def start_round(event_id: str) -> Response[dict[str, Any]]:

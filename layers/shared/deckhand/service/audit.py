@@ -11,7 +11,8 @@ from pynamodb.exceptions import DoesNotExist
 
 from . import tableboard
 from .events import get_event
-from .models import DealItem, ResultItem, event_pk, round_key
+from .keys import deal_sk, event_pk, result_sk
+from .models import DealItem, ResultItem
 from .rounds import get_round
 
 
@@ -49,15 +50,13 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
                         seat = e["s"]
                         thing = item.devices[seat] if 0 <= seat < len(item.devices) else item.dealer
                         logged.add((thing, e["m"]))
-                deal = DealItem.get(event_pk(event_id), f"DEAL#{round_key(number)}#{item.group}#{b}")
+                deal = DealItem.get(event_pk(event_id), deal_sk(number, item.group, b))
                 replayed = tableboard.replay(item, list(deal.order))
                 if replayed.to_json() != item.state:
                     counts["replay_mismatches"] += 1
                 if item.status == "ended":
                     try:
-                        stored = ResultItem.get(
-                            event_pk(event_id), f"RESULT#{round_key(number)}#{entry['table']}#{b}"
-                        )
+                        stored = ResultItem.get(event_pk(event_id), result_sk(number, entry["table"], b))
                     except DoesNotExist:
                         counts["results_missing"] += 1
                         continue

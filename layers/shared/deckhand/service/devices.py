@@ -29,6 +29,7 @@ from .events import get_device, get_event
 from .messaging import down_topic
 from .models import BoardStateItem
 from .runtime import Runtime
+from .tableboard import Unchanged
 
 THING = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
 DEALER = -1
@@ -207,28 +208,28 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
         return _dealt(rt, thing, msg, item, message.cards)
     action = _action(game(item.ruleset), seat, message.a)
 
-    def change(current: BoardStateItem) -> dict[str, Any] | None:
+    def change(current: BoardStateItem) -> bool | None | Unchanged[bool | None]:
+        """True when the board moved to its next deal; Unchanged(None) for a duplicate."""
         if tableboard.find_logged(current, thing, msg):
-            tableboard.mark_unchanged(current)
-            return {"duplicate": True}
+            return Unchanged(None)
         if current.status == "waiting":
             raise BadMessage("wrong_board", f"board {current.board} has not started at this table")
         if current.status == "stopped":
             raise BadMessage("board_stopped", f"board {current.board} is stopped: {current.stop_reason}")
         if current.status == "ended":
             raise BadMessage("board_over", f"board {current.board} has ended")
-        tableboard.apply_timeouts(current)
+        timeouts = tableboard.apply_timeouts(current)
         try:
-            tableboard.apply_action(current, action, msg=msg)
+            redealt = tableboard.apply_action(current, action, msg=msg)
         except Rejected as exc:
             raise BadMessage(exc.code, exc.message) from None
-        return None
+        return redealt or timeouts.redealt
 
-    item, outcome = tableboard.transact(key, change, first=item)
-    if outcome and outcome.get("duplicate"):
+    item, redealt = tableboard.transact(key, change, first=item)
+    if redealt is None:
         return _duplicate(rt, thing, msg, item)
     result = _ack(rt, thing, msg, version=item.version)
-    flow.after_change(rt, item)
+    flow.after_change(rt, item, redealt=redealt)
     return result
 
 

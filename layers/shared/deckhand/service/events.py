@@ -12,7 +12,18 @@ from ..competition.grades import EventPlan, check_event
 from ..engines.registry import game
 from ..errors import DeckhandError
 from .clock import now_ms
-from .models import DeviceItem, EventItem, PlayerItem, TableItem, event_pk, transaction
+from .keys import (
+    META,
+    PLAYER_PREFIX,
+    TABLE_PREFIX,
+    device_pk,
+    event_of,
+    event_pk,
+    player_of,
+    player_sk,
+    table_sk,
+)
+from .models import DeviceItem, EventItem, PlayerItem, TableItem, transaction
 
 FORMATS = ("pvp", "pva")
 THING_NAME = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
@@ -29,7 +40,7 @@ class Conflict(DeckhandError):
 
 def get_event(event_id: str) -> EventItem:
     try:
-        return EventItem.get(event_pk(event_id), "META", consistent_read=True)
+        return EventItem.get(event_pk(event_id), META, consistent_read=True)
     except DoesNotExist:
         raise NotFound(f"no event {event_id!r}") from None
 
@@ -62,7 +73,7 @@ def create_event(spec: dict[str, Any]) -> EventItem:
         raise DeckhandError("event_id may use letters, digits, '_', '.', '-' (1–64)")
     item = EventItem(
         event_pk(event_id),
-        "META",
+        META,
         name=spec["name"],
         ruleset=g.ruleset,
         grade=spec["grade"],
@@ -90,12 +101,12 @@ class GradeViolations(DeckhandError):
 
 
 def event_id_of(item: EventItem) -> str:
-    return item.pk.removeprefix("EVENT#")
+    return event_of(item.pk)
 
 
 def list_players(event_id: str) -> list[PlayerItem]:
     items = list(
-        PlayerItem.query(event_pk(event_id), PlayerItem.sk.startswith("PLAYER#"), consistent_read=True)
+        PlayerItem.query(event_pk(event_id), PlayerItem.sk.startswith(PLAYER_PREFIX), consistent_read=True)
     )
     return sorted(items, key=lambda p: p.number)
 
@@ -105,7 +116,7 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
     event = get_event(event_id)
     if event.status != "registering":
         raise Conflict("players can be registered only before the first round")
-    existing = {p.sk.removeprefix("PLAYER#") for p in list_players(event_id)}
+    existing = {player_of(p.sk) for p in list_players(event_id)}
     seen: set[str] = set()
     for p in players:
         pid = p["id"]
@@ -118,7 +129,7 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
     items = [
         PlayerItem(
             event_pk(event_id),
-            f"PLAYER#{p['id']}",
+            player_sk(p["id"]),
             name=p.get("name") or p["id"],
             number=start + i + 1,
             silver_points=p.get("silver_points", 0),
@@ -137,7 +148,9 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
 
 
 def list_tables(event_id: str) -> list[TableItem]:
-    items = list(TableItem.query(event_pk(event_id), TableItem.sk.startswith("TABLE#"), consistent_read=True))
+    items = list(
+        TableItem.query(event_pk(event_id), TableItem.sk.startswith(TABLE_PREFIX), consistent_read=True)
+    )
     return sorted(items, key=lambda t: t.order)
 
 
@@ -167,7 +180,7 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
     for i, t in enumerate(tables):
         table_item = TableItem(
             event_pk(event_id),
-            f"TABLE#{t['id']}",
+            table_sk(t["id"]),
             order=len(existing) + i,
             seats=t["seats"],
             dealer=t.get("dealer") or "",
@@ -178,9 +191,7 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
                 for seat, thing in [*enumerate(t["seats"]), (-1, t.get("dealer") or "")]:
                     if thing:
                         tx.save(
-                            DeviceItem(
-                                f"DEVICE#{thing}", "META", event_id=event_id, table=t["id"], seat=seat
-                            ),
+                            DeviceItem(device_pk(thing), META, event_id=event_id, table=t["id"], seat=seat),
                             condition=DeviceItem.pk.does_not_exist(),
                         )
         except TransactWriteError:
@@ -203,7 +214,7 @@ def get_device(thing: str) -> DeviceItem | None:
     if cached is not None and now - cached[0] < DEVICE_CACHE_SECONDS:
         return cached[1]
     try:
-        item = DeviceItem.get(f"DEVICE#{thing}", "META")
+        item = DeviceItem.get(device_pk(thing), META)
     except DoesNotExist:
         return None
     _DEVICE_CACHE[thing] = (now, item)

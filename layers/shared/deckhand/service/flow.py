@@ -9,18 +9,19 @@ from pynamodb.exceptions import DoesNotExist
 from ..engines.common.cards import format_cards
 from ..engines.registry import game
 from . import outgoing, tableboard
+from .keys import deal_sk, event_pk
 from .messaging import down_topic
-from .models import BoardStateItem, DealItem, event_pk, round_key
+from .models import BoardStateItem, DealItem
 from .runtime import Runtime
+from .tableboard import Unchanged
 
 
 def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> None:
     """Begin a waiting board at a table (idempotent): ask every seat, send views and the deal order."""
 
-    def change(item: BoardStateItem) -> bool:
+    def change(item: BoardStateItem) -> bool | Unchanged[bool]:
         if item.status != "waiting":
-            tableboard.mark_unchanged(item)
-            return False
+            return Unchanged(False)
         tableboard.start(item)
         return True
 
@@ -33,7 +34,7 @@ def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: st
 def current_deal(item: BoardStateItem) -> tuple[int, list[int]]:
     """The deal in play at this table (its index and card order): a board may carry redeals."""
     g = game(item.ruleset)
-    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    deal = DealItem.get(event_pk(item.event_id), deal_sk(item.round, item.group, item.board))
     index = tableboard.engine_of(item)[1].deal_index if item.state else 0
     return index, list(deal.order[index * g.deal_size : (index + 1) * g.deal_size])
 
@@ -56,10 +57,11 @@ def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
     rt.publisher.publish(down_topic(item.dealer), message)
 
 
-def after_change(rt: Runtime, item: BoardStateItem) -> None:
-    """Every device at the table gets its new view; an ended board is scored and the next one begun."""
+def after_change(rt: Runtime, item: BoardStateItem, *, redealt: bool = False) -> None:
+    """Every device at the table gets its new view (and the dealing table the new deal when the board
+    was redealt); an ended board is scored and the next one begun."""
     tableboard.publish_views(rt.publisher, item)
-    if tableboard.redealt(item):
+    if redealt:
         send_deal_order(rt, item)
     if item.status == "ended":
         rt.invoke(

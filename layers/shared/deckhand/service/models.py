@@ -228,18 +228,6 @@ def create_table() -> None:
         _Base.create_table(billing_mode="PAY_PER_REQUEST", wait=True)
 
 
-def round_key(n: int) -> str:
-    return f"{n:03d}"
-
-
-def event_pk(event_id: str) -> str:
-    return f"EVENT#{event_id}"
-
-
-def board_pk(event_id: str, round_no: int, table: str, board: str) -> str:
-    return f"BOARD#{event_id}#{round_key(round_no)}#{table}#{board}"
-
-
 def transaction() -> TransactWrite:
     """An all-or-nothing write across items, on the same table and endpoint as the models. The
     connection is kept: a new one builds a new botocore client, ~0.2 s of CPU on every scoring."""

@@ -10,7 +10,8 @@ from pynamodb.exceptions import DoesNotExist
 from ..errors import DeckhandError
 from .clock import now_ms
 from .events import NotFound, get_event
-from .models import AuditItem, ResultItem, event_pk, round_key
+from .keys import AUDIT_PREFIX, audit_sk, event_pk, result_sk
+from .models import AuditItem, ResultItem
 from .scoring import recompute_latest_standings
 
 
@@ -24,7 +25,7 @@ def record(event_id: str, action: dict[str, Any], *, by: str) -> dict[str, Any]:
     at = now_ms()
     detail = {k: v for k, v in action.items() if v is not None and k != "kind"}
     item = AuditItem(
-        event_pk(event_id), f"AUDIT#{at:015d}#{secrets.token_hex(4)}", kind=kind, detail=detail, by=by, at=at
+        event_pk(event_id), audit_sk(at, secrets.token_hex(4)), kind=kind, detail=detail, by=by, at=at
     )
     item.save()
     return {"kind": kind, "by": by, "at": at, **detail}
@@ -33,7 +34,7 @@ def record(event_id: str, action: dict[str, Any], *, by: str) -> dict[str, Any]:
 def _adjust(event_id: str, action: dict[str, Any], by: str) -> None:
     if not (action.get("round") and action.get("table") and action.get("board") and action.get("scores")):
         raise DeckhandError("an adjustment names round, table, board and the new scores")
-    key = f"RESULT#{round_key(action['round'])}#{action['table']}#{action['board']}"
+    key = result_sk(action["round"], action["table"], action["board"])
     try:
         result = ResultItem.get(event_pk(event_id), key)
     except DoesNotExist:
@@ -50,5 +51,5 @@ def _adjust(event_id: str, action: dict[str, Any], by: str) -> None:
 def audit_log(event_id: str) -> list[dict[str, Any]]:
     return [
         {"kind": a.kind, "by": a.by, "at": a.at, **a.detail}
-        for a in AuditItem.query(event_pk(event_id), AuditItem.sk.startswith("AUDIT#"))
+        for a in AuditItem.query(event_pk(event_id), AuditItem.sk.startswith(AUDIT_PREFIX))
     ]

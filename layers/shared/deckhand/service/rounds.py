@@ -21,19 +21,21 @@ from ..engines.registry import Game, game
 from . import flow, tableboard
 from .clock import now_ms
 from .events import Conflict, event_id_of, get_event, list_players, list_tables
-from .messaging import event_topic
-from .models import (
-    ActiveItem,
-    BoardStateItem,
-    DealItem,
-    EventItem,
-    ProgressItem,
-    RoundItem,
-    StandingsItem,
+from .keys import (
+    ACTIVE,
+    STATE,
+    active_sk,
     board_pk,
+    deal_sk,
     event_pk,
-    round_key,
+    player_of,
+    progress_sk,
+    round_sk,
+    standings_sk,
+    table_of,
 )
+from .messaging import event_topic
+from .models import ActiveItem, BoardStateItem, DealItem, EventItem, ProgressItem, RoundItem, StandingsItem
 from .runtime import Runtime
 
 
@@ -60,12 +62,12 @@ def request_next_round(rt: Runtime, event_id: str) -> int:
 def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
     event_id = event_id_of(event)
     k = game(event.ruleset).seats
-    players = [p.sk.removeprefix("PLAYER#") for p in list_players(event_id)]
+    players = [player_of(p.sk) for p in list_players(event_id)]
     if event.format == "pva":
         return pva_seating(players, k, round_no)
     if round_no == 1:
         return swiss.first_round(players, k, event.groups, f"{event.seed}/round/1")
-    previous = StandingsItem.get(event_pk(event_id), f"STANDINGS#{round_key(round_no - 1)}")
+    previous = StandingsItem.get(event_pk(event_id), standings_sk(round_no - 1))
     order = [s["player"] for s in previous.document["standings"]]
     missing = [p for p in players if p not in order]
     return swiss.next_round(order + missing, k, event.groups)
@@ -118,13 +120,13 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
     }
     for key, order in deals.items():
         group, b = key.split("/")
-        DealItem(event_pk(event_id), f"DEAL#{round_key(round_no)}#{group}#{b}", order=order).save()
+        DealItem(event_pk(event_id), deal_sk(round_no, group, b), order=order).save()
     for entry in round_item.seating:
         for position, b in enumerate(boards):
             order = deals[f"{entry['group']}/{b}"]
             item = BoardStateItem(
                 board_pk(event_id, round_no, entry["table"], b),
-                "STATE",
+                STATE,
                 event_id=event_id,
                 round=round_no,
                 group=str(entry["group"]),
@@ -147,7 +149,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
             # A retried deal finds the board already there, identical by construction.
             with contextlib.suppress(PutError):
                 item.save(condition=BoardStateItem.pk.does_not_exist())
-    ActiveItem("ACTIVE", f"{event_id}#{round_key(round_no)}", event_id=event_id, round=round_no).save()
+    ActiveItem(ACTIVE, active_sk(event_id, round_no), event_id=event_id, round=round_no).save()
     if event.status == "dealing":
         event.status = "playing"
         event.save()
@@ -163,7 +165,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
 def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem:
     event_id = event_id_of(event)
     try:
-        return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
         pass
     g = game(event.ruleset)
@@ -177,7 +179,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
         rows.append(
             {
                 "group": t.group,
-                "table": venue.sk.removeprefix("TABLE#") if venue else f"{t.group}-{t.table}",
+                "table": table_of(venue.sk) if venue else f"{t.group}-{t.table}",
                 "number": t.table,
                 "seats": list(t.seats),
                 "devices": list(venue.seats) if venue else [""] * g.seats,
@@ -194,7 +196,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     }
     item = RoundItem(
         event_pk(event_id),
-        f"ROUND#{round_key(round_no)}",
+        round_sk(round_no),
         status="playing",
         seating=rows,
         boards=boards,
@@ -206,7 +208,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     try:
         item.save(condition=RoundItem.sk.does_not_exist())
     except PutError:
-        return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     progress = ProgressItem(event_pk(event_id), progress_key(round_no), boards_total=item.boards_total)
     with contextlib.suppress(PutError):  # a retried deal finds it there
         progress.save(condition=ProgressItem.sk.does_not_exist())
@@ -214,7 +216,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
 
 
 def progress_key(round_no: int) -> str:
-    return f"PROGRESS#{round_key(round_no)}"
+    return progress_sk(round_no)
 
 
 def get_progress(event_id: str, round_no: int) -> tuple[int, int]:
@@ -228,7 +230,7 @@ def get_progress(event_id: str, round_no: int) -> tuple[int, int]:
 
 def get_round(event_id: str, round_no: int) -> RoundItem:
     try:
-        return RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
         from .events import NotFound
 

@@ -15,18 +15,19 @@ from ..competition.standings import BoardResults, Result, standings
 from . import tableboard
 from .clock import now_ms
 from .events import get_event
-from .messaging import event_topic
-from .models import (
-    ActiveItem,
-    EventItem,
-    ProgressItem,
-    ResultItem,
-    RoundItem,
-    StandingsItem,
+from .keys import (
+    ACTIVE,
+    active_sk,
+    event_of,
     event_pk,
-    round_key,
-    transaction,
+    progress_sk,
+    result_prefix,
+    result_sk,
+    round_sk,
+    standings_sk,
 )
+from .messaging import event_topic
+from .models import ActiveItem, EventItem, ProgressItem, ResultItem, RoundItem, StandingsItem, transaction
 from .runtime import Runtime
 
 AI_PLAYER = "AI"
@@ -40,7 +41,7 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
     result = tableboard.result_of(item)
     result_item = ResultItem(
         event_pk(event_id),
-        f"RESULT#{round_key(round_no)}#{table}#{board}",
+        result_sk(round_no, table, board),
         round=round_no,
         group=item.group,
         table=table,
@@ -50,7 +51,7 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
         play_time=[ms / 1000 for ms in item.play_ms],
         detail=result,
     )
-    progress = ProgressItem(event_pk(event_id), f"PROGRESS#{round_key(round_no)}")
+    progress = ProgressItem(event_pk(event_id), progress_sk(round_no))
     try:
         with transaction() as tx:
             tx.save(result_item, condition=ResultItem.sk.does_not_exist())
@@ -64,7 +65,7 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
 
 
 def list_results(event_id: str, round_no: int | None = None) -> list[ResultItem]:
-    prefix = "RESULT#" if round_no is None else f"RESULT#{round_key(round_no)}#"
+    prefix = result_prefix(round_no)
     return list(ResultItem.query(event_pk(event_id), ResultItem.sk.startswith(prefix), consistent_read=True))
 
 
@@ -88,7 +89,7 @@ def board_results(results: list[ResultItem]) -> list[BoardResults]:
 
 
 def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
-    event_id = event.pk.removeprefix("EVENT#")
+    event_id = event_of(event.pk)
     boards = [b for b in board_results(list_results(event_id)) if b.round <= upto_round]
     comparisons, table = standings(boards, event.ruleset, event.ranking)
     return standings_document(comparisons, table)
@@ -96,27 +97,25 @@ def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
 
 def results_export(event: EventItem) -> dict[str, Any]:
     """Board results as ``deckhand standings`` input — anyone can recompute the standings from it."""
-    event_id = event.pk.removeprefix("EVENT#")
+    event_id = event_of(event.pk)
     return results_document(event.ruleset, board_results(list_results(event_id)))
 
 
 def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
     """When every table has finished every board: standings, the salt revealed, the event moves on."""
     try:
-        progress = ProgressItem.get(
-            event_pk(event_id), f"PROGRESS#{round_key(round_no)}", consistent_read=True
-        )
+        progress = ProgressItem.get(event_pk(event_id), progress_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return
     if progress.boards_done < progress.boards_total:
         return  # the common case: one small read
     try:
-        r = RoundItem.get(event_pk(event_id), f"ROUND#{round_key(round_no)}", consistent_read=True)
+        r = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return
     event = get_event(event_id)
     doc = compute_standings(event, round_no)
-    StandingsItem(event_pk(event_id), f"STANDINGS#{round_key(round_no)}", document=doc).save()
+    StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
     try:
         r.update(
             actions=[RoundItem.status.set("done"), RoundItem.ended_at.set(now_ms())],
@@ -124,7 +123,7 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
         )
     except UpdateError:
         return  # another invocation finished the round
-    ActiveItem("ACTIVE", f"{event_id}#{round_key(round_no)}").delete()
+    ActiveItem(ACTIVE, active_sk(event_id, round_no)).delete()
     finished = round_no >= event.rounds
     event.refresh(consistent_read=True)
     event.update(actions=[EventItem.status.set("finished" if finished else "between_rounds")])
@@ -138,10 +137,8 @@ def recompute_latest_standings(event_id: str) -> None:
     event = get_event(event_id)
     for n in range(1, event.current_round + 1):
         try:
-            r = RoundItem.get(event_pk(event_id), f"ROUND#{round_key(n)}")
+            r = RoundItem.get(event_pk(event_id), round_sk(n))
         except DoesNotExist:
             continue
         if r.status == "done":
-            StandingsItem(
-                event_pk(event_id), f"STANDINGS#{round_key(n)}", document=compute_standings(event, n)
-            ).save()
+            StandingsItem(event_pk(event_id), standings_sk(n), document=compute_standings(event, n)).save()

@@ -8,7 +8,8 @@ one winner, and the loser is re-validated against the winner's state (and reject
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from pynamodb.exceptions import DoesNotExist, PutError
 
@@ -17,8 +18,9 @@ from ..engines.contract import Action, Board, outcome_of
 from ..engines.registry import Game, game
 from . import outgoing
 from .clock import now_ms
+from .keys import STATE, board_pk, deal_sk, event_pk
 from .messaging import Publisher, down_topic
-from .models import BoardStateItem, DealItem, board_pk, event_pk, round_key
+from .models import BoardStateItem, DealItem
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
@@ -30,7 +32,7 @@ class LostRace(Exception):
 
 def load(event_id: str, round_no: int, table: str, board: str) -> BoardStateItem | None:
     try:
-        return BoardStateItem.get(board_pk(event_id, round_no, table, board), "STATE", consistent_read=True)
+        return BoardStateItem.get(board_pk(event_id, round_no, table, board), STATE, consistent_read=True)
     except DoesNotExist:
         return None
 
@@ -39,16 +41,31 @@ def load_many(
     event_id: str, round_no: int, pairs: list[tuple[str, str]]
 ) -> dict[tuple[str, str], BoardStateItem]:
     """Many boards in batched reads: (table, board) → item."""
-    keys = [(board_pk(event_id, round_no, t, b), "STATE") for t, b in pairs]
+    keys = [(board_pk(event_id, round_no, t, b), STATE) for t, b in pairs]
     return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys)}
 
 
+@dataclass(frozen=True)
+class Unchanged(Generic[T]):
+    """What a change returns when the item needs no write (a duplicate, a board already started)."""
+
+    value: T
+
+
+class Timeouts(NamedTuple):
+    applied: int  # decisions whose time was up, taken by their defaults
+    redealt: bool  # the board moved to its next deal (all passed): the dealing table deals again
+
+
 def transact(
-    key: tuple[str, int, str, str], change: Callable[[BoardStateItem], T], first: BoardStateItem | None = None
+    key: tuple[str, int, str, str],
+    change: Callable[[BoardStateItem], T | Unchanged[T]],
+    first: BoardStateItem | None = None,
 ) -> tuple[BoardStateItem, T]:
     """Apply ``change`` to the stored item and save it conditionally; redo on a lost race.
 
-    ``change`` returns a value; raising inside it aborts without saving. It must not publish.
+    ``change`` returns a value, or ``Unchanged(value)`` when nothing is to be written; raising inside
+    it aborts without saving. It must not publish.
     ``first`` is an item just read, used for the first attempt (one read fewer on the hot path).
     """
     for attempt in range(MAX_ATTEMPTS):
@@ -56,8 +73,8 @@ def transact(
         if item is None:
             raise DoesNotExist(f"no board {key}")
         result = change(item)
-        if getattr(item, "_unchanged", False):
-            return item, result
+        if isinstance(result, Unchanged):
+            return item, result.value
         try:
             item.save()
         except PutError as exc:
@@ -70,10 +87,6 @@ def transact(
 
 def _is_conditional_failure(exc: PutError) -> bool:
     return getattr(exc, "cause_response_code", "") == "ConditionalCheckFailedException"
-
-
-def mark_unchanged(item: BoardStateItem) -> None:
-    item._unchanged = True  # type: ignore[attr-defined]
 
 
 def engine_of(item: BoardStateItem) -> tuple[Game, Board]:
@@ -124,8 +137,9 @@ def _ask(item: BoardStateItem, g: Game, board: Board, before: set[int], now: int
     item.deadline = min(deadlines) if deadlines else 0
 
 
-def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> None:
-    """Validate and apply one seat's action (engine rules), log it, count its time, let AI seats move.
+def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> bool:
+    """Validate and apply one seat's action (engine rules), log it, count its time, let AI seats move;
+    True when the board moved to its next deal (all passed).
 
     Raises ``Rejected`` (from the engine) with the item untouched.
     """
@@ -141,27 +155,25 @@ def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> None
     item.log = [*item.log, entry]
     _ask(item, g, board, before - {action.seat}, now)
     _run_ai(item, g, board, now)
-    _note_redeal(item, board, deal, now)
+    redealt = _note_redeal(item, board, deal, now)
     _finish(item, board)
+    return redealt
 
 
-def _note_redeal(item: BoardStateItem, board: Board, before: int, now: int) -> None:
+def _note_redeal(item: BoardStateItem, board: Board, before: int, now: int) -> bool:
     """All passed and the board moved to its next deal: log it, and the dealing table must deal again
     (``flow.after_change`` sends it the new order; its next report is checked against it)."""
     if board.deal_index != before:
         item.log = [*item.log, {"s": -1, "t": "redeal", "n": board.deal_index, "at": now}]
         item.dealt_ok = None
-        item._redealt = True  # type: ignore[attr-defined]
+        return True
+    return False
 
 
-def redealt(item: BoardStateItem) -> bool:
-    return bool(getattr(item, "_redealt", False))
-
-
-def apply_timeouts(item: BoardStateItem) -> int:
-    """Apply the default (a timeout) for every decision whose time is up; returns how many."""
+def apply_timeouts(item: BoardStateItem) -> Timeouts:
+    """Apply the default (a timeout) for every decision whose time is up."""
     if item.status != "playing" or not item.deadline or item.deadline > now_ms():
-        return 0
+        return Timeouts(0, False)
     g, board = engine_of(item)
     deal = board.deal_index
     applied = 0
@@ -185,9 +197,9 @@ def apply_timeouts(item: BoardStateItem) -> int:
         _ask(item, g, board, before - {seat}, now)
         _run_ai(item, g, board, now)
         applied += 1
-    _note_redeal(item, board, deal, now_ms())
+    redealt = _note_redeal(item, board, deal, now_ms())
     _finish(item, board)
-    return applied
+    return Timeouts(applied, redealt)
 
 
 def _run_ai(item: BoardStateItem, g: Game, board: Board, now: int) -> None:
@@ -236,7 +248,7 @@ def _make_from_carry(item: BoardStateItem) -> None:
             f"board {item.board} at table {item.table} starts before board {item.previous_board} ended"
         )
     carry = outcome_of(result_of(previous)).carry
-    deal = DealItem.get(event_pk(item.event_id), f"DEAL#{round_key(item.round)}#{item.group}#{item.board}")
+    deal = DealItem.get(event_pk(item.event_id), deal_sk(item.round, item.group, item.board))
     item.carry = carry
     item.state = g.new_board(list(deal.order), carry).to_json()
 

@@ -10,15 +10,17 @@ from pynamodb.exceptions import DoesNotExist
 
 from . import flow, tableboard
 from .clock import now_ms
-from .models import ActiveItem, BoardStateItem, ResultItem, RoundItem, event_pk, round_key
+from .keys import ACTIVE, event_pk, result_sk, round_sk
+from .models import ActiveItem, BoardStateItem, ResultItem, RoundItem
 from .runtime import Runtime
+from .tableboard import Unchanged
 
 
 def sweep(rt: Runtime) -> dict[str, int]:
     counts = {"rounds": 0, "boards": 0, "timeouts": 0, "rescored": 0}
-    for active in ActiveItem.query("ACTIVE"):
+    for active in ActiveItem.query(ACTIVE):
         try:
-            r = RoundItem.get(event_pk(active.event_id), f"ROUND#{round_key(active.round)}")
+            r = RoundItem.get(event_pk(active.event_id), round_sk(active.round))
         except DoesNotExist:
             continue
         counts["rounds"] += 1
@@ -43,21 +45,19 @@ def sweep(rt: Runtime) -> dict[str, int]:
 
 
 def _timeout(rt: Runtime, item: BoardStateItem) -> int:
-    def change(current: BoardStateItem) -> int:
-        applied = tableboard.apply_timeouts(current)
-        if not applied:
-            tableboard.mark_unchanged(current)
-        return applied
+    def change(current: BoardStateItem) -> tableboard.Timeouts | Unchanged[tableboard.Timeouts]:
+        timeouts = tableboard.apply_timeouts(current)
+        return timeouts if timeouts.applied else Unchanged(timeouts)
 
-    updated, applied = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
-    if applied:
-        flow.after_change(rt, updated)
-    return applied
+    updated, timeouts = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
+    if timeouts.applied:
+        flow.after_change(rt, updated, redealt=timeouts.redealt)
+    return timeouts.applied
 
 
 def _has_result(item: BoardStateItem) -> bool:
     try:
-        ResultItem.get(event_pk(item.event_id), f"RESULT#{round_key(item.round)}#{item.table}#{item.board}")
+        ResultItem.get(event_pk(item.event_id), result_sk(item.round, item.table, item.board))
     except DoesNotExist:
         return False
     return True

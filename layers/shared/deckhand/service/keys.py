@@ -1,0 +1,89 @@
+"""Every storage key of the one DynamoDB table (docs/data-model.md), built here and nowhere else.
+
+One place spells the key layout, so a change of it is one change, and no module builds a key that
+another reads differently.
+"""
+
+from __future__ import annotations
+
+META = "META"  # the sort key of an event's or a device's own item
+STATE = "STATE"  # the sort key of a table board
+ACTIVE = "ACTIVE"  # the partition of the rounds in play (the timers' sweep)
+PLAYER_PREFIX = "PLAYER#"
+TABLE_PREFIX = "TABLE#"
+RESULT_PREFIX = "RESULT#"
+
+
+def round_key(n: int) -> str:
+    """Rounds zero-padded, so sort keys sort in round order."""
+    return f"{n:03d}"
+
+
+def event_pk(event_id: str) -> str:
+    return f"EVENT#{event_id}"
+
+
+def device_pk(thing: str) -> str:
+    return f"DEVICE#{thing}"
+
+
+def board_pk(event_id: str, round_no: int, table: str, board: str) -> str:
+    return f"BOARD#{event_id}#{round_key(round_no)}#{table}#{board}"
+
+
+def player_sk(player: str) -> str:
+    return f"{PLAYER_PREFIX}{player}"
+
+
+def table_sk(table: str) -> str:
+    return f"{TABLE_PREFIX}{table}"
+
+
+def round_sk(round_no: int) -> str:
+    return f"ROUND#{round_key(round_no)}"
+
+
+def progress_sk(round_no: int) -> str:
+    return f"PROGRESS#{round_key(round_no)}"
+
+
+def deal_sk(round_no: int, group: int | str, board: str) -> str:
+    return f"DEAL#{round_key(round_no)}#{group}#{board}"
+
+
+def result_sk(round_no: int, table: str, board: str) -> str:
+    return f"{result_prefix(round_no)}{table}#{board}"
+
+
+def result_prefix(round_no: int | None = None) -> str:
+    """Every result of the event, or of one round."""
+    return RESULT_PREFIX if round_no is None else f"{RESULT_PREFIX}{round_key(round_no)}#"
+
+
+def standings_sk(round_no: int) -> str:
+    return f"STANDINGS#{round_key(round_no)}"
+
+
+def active_sk(event_id: str, round_no: int) -> str:
+    return f"{event_id}#{round_key(round_no)}"
+
+
+AUDIT_PREFIX = "AUDIT#"
+
+
+def audit_sk(at_ms: int, token: str) -> str:
+    """Audit entries sort by time; the token keeps two at the same millisecond apart."""
+    return f"{AUDIT_PREFIX}{at_ms:015d}#{token}"
+
+
+def event_of(pk: str) -> str:
+    """The event id of an event item's partition key."""
+    return pk.removeprefix("EVENT#")
+
+
+def player_of(sk: str) -> str:
+    return sk.removeprefix(PLAYER_PREFIX)
+
+
+def table_of(sk: str) -> str:
+    return sk.removeprefix(TABLE_PREFIX)
