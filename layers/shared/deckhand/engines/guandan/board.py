@@ -518,7 +518,8 @@ class GuandanBoard(StoredBoard):
             self._tribute(seat, action.cards[0])
         elif kind == "return":
             if action.timeout:
-                self._penalise(seat, "violation", timeout=True)
+                # RULES.md §4 "Timing"/"Penalties": a violation, which also loses the seat's next turn.
+                self._referee(seat, "violation", timeout=True)
             self._return(seat, action.cards[0])
         elif kind == "lead":
             self.chooser_choice(action.value)
