@@ -15,7 +15,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,local]'
 	touch $(STAMP)
 
 $(STUBS): $(STAMP)
@@ -48,7 +48,7 @@ bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py
 	$(BIN)/python bench/competition_bench.py
 	$(BIN)/python bench/matchplay_bench.py
-	$(BIN)/pytest -q -s -p no:randomly tests/test_firmware_micropython.py -k heap | grep -E "heap|passed"
+	$(BIN)/pytest -q -s -p no:randomly tests/integration/test_firmware_micropython.py -k heap | grep -E "heap|passed"
 
 # Whole-system figures (docs/performance.md): cost per play, cold start, play path, scale; fuzzing at scale.
 bench-platform: $(STAMP)

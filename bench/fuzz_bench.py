@@ -1,4 +1,4 @@
-"""Fuzzing at scale: the hypothesis properties of tests/test_fuzz.py with ≥10,000 cases each (device
+"""Fuzzing at scale: the hypothesis properties of tests/integration/test_fuzz.py with ≥10,000 cases each (device
 messages and API bodies), printing what the server answered. Zero unhandled exceptions and zero state
 changes from refused input, or it fails with the case.
 
@@ -35,7 +35,7 @@ def main() -> int:
         started = time.monotonic()
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-k", selector]
-            + [str(ROOT / "tests" / "test_fuzz.py")],
+            + [str(ROOT / "tests" / "integration" / "test_fuzz.py")],
             env={**os.environ, "FUZZ_EXAMPLES": examples, "POWERTOOLS_METRICS_DISABLED": "true"},
             capture_output=True,
             text=True,

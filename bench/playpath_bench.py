@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from deckhand.cli.organiser import ApiClient
-from deckhand.venue.bridge import new_client
-from deckhand.venue.demo import free_port
-from deckhand.venue.mosquitto import find_mosquitto
+from deckhand_local.cli.organiser import ApiClient
+from deckhand_local.venue.bridge import new_client
+from deckhand_local.venue.demo_event import free_port
+from deckhand_local.venue.mosquitto import find_mosquitto
 
 
 class TableDriver:
@@ -117,7 +117,7 @@ def start_venue(state: Path, broker: str, workers: int) -> tuple[subprocess.Pope
     """``deckhand venue`` in a process of its own; returns it and its MQTT port once the API is up."""
     mqtt_port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "deckhand.cli.main", "venue", "--state", str(state)]
+        [sys.executable, "-m", "deckhand_local.cli.main", "venue", "--state", str(state)]
         + [
             "--dynamodb-port",
             str(free_port()),

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from deckhand.venue.demo import DemoEvent, Faults
+from deckhand_local.venue.demo_event import DemoEvent, Faults
 
 
 def main() -> int:

@@ -128,3 +128,33 @@ class DeviceBot:
             r=msg["r"],  # as the firmware sends it: the board is read without the event
         )
         return self.backend.send(self.thing, payload)
+
+
+# The Big Two "cup" of the backend tests: two tables of handsets, eight players, two rounds of two boards.
+CUP_EVENT: dict[str, Any] = {
+    "event_id": "cup",
+    "name": "Harbour Cup",
+    "ruleset": "bigtwo-2017",
+    "grade": "unrated",
+    "format": "pvp",
+    "rounds": 2,
+    "boards_per_round": 2,
+    "groups": 1,
+    "venue": True,
+    "start": __import__("datetime").date(2026, 12, 14),
+    "seed": "cup-seed",
+}
+THINGS = [f"hs-{t}-{s}" for t in "AB" for s in range(4)]
+
+
+def prepare(b: Backend) -> list[DeviceBot]:
+    """Create the cup, register its players and tables; one bot per handset."""
+    from deckhand.service import events
+
+    events.create_event(CUP_EVENT)
+    events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 9)])
+    events.register_tables(
+        "cup",
+        [{"id": "A", "seats": THINGS[:4], "dealer": "dealer-A"}, {"id": "B", "seats": THINGS[4:]}],
+    )
+    return [DeviceBot(b, t) for t in THINGS]

@@ -1,3 +1,11 @@
-"""Pytest setup: helpers live in tests/helpers.py (on the path via pyproject's pythonpath)."""
+"""Pytest setup for every group of tests.
+
+Tests are grouped by kind: ``unit/`` (engines, competition core, CLI documents), ``contracts/``
+(what every game, message and key must satisfy), ``integration/`` (services under moto, handlers,
+firmware, publishers, the venue's parts), ``e2e/`` (the whole local venue) and ``infrastructure/``
+(the template, the layer's boundary, platform regressions). Helpers shared between groups live in
+``tests/*.py`` (on the path via pyproject's pythonpath); a fixture that several files of one group use
+lives in that group's ``conftest.py``, one that several groups use here. No test file imports another.
+"""
 
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)

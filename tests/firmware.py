@@ -19,12 +19,12 @@ for folder in (ROOT / "device" / "lib", ROOT / "device" / "host"):
 from deckhand.service import devices  # noqa: E402
 from deckhand.service.messaging import MqttPublisher  # noqa: E402
 from deckhand.service.runtime import Runtime  # noqa: E402
-from deckhand.venue.bridge import Bridge as VenueBridge  # noqa: E402
-from deckhand.venue.bridge import mqtt_client  # noqa: E402
-from deckhand.venue.broker import EmbeddedBroker  # noqa: E402
-from deckhand.venue.lockstep import LastSent  # noqa: E402
 from deckhand_fw.app import build  # noqa: E402
 from deckhand_fw.hal.host import HostHal  # noqa: E402
+from deckhand_local.venue.bridge import Bridge as VenueBridge  # noqa: E402
+from deckhand_local.venue.bridge import mqtt_client  # noqa: E402
+from deckhand_local.venue.broker import EmbeddedBroker  # noqa: E402
+from deckhand_local.venue.lockstep import LastSent  # noqa: E402
 from umqtt.simple import MQTTClient  # noqa: E402
 
 

@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "layers" / "shared" / "deckhand"
 # Where the platform lives: every Python file here must be free of game names (the firmware too).
 FIRMWARE = ROOT / "device" / "lib"
-PLATFORM = [PACKAGE, ROOT / "functions", FIRMWARE]
+# The local tools (the CLI and the venue) live outside the layer, and are platform too.
+LOCAL = ROOT / "local" / "deckhand_local"
+PLATFORM = [PACKAGE, LOCAL, ROOT / "functions", FIRMWARE]
 # The one exception: the ``match-standings`` JSON contract (docs/cli.md) names its ranking chains
 # after the rule documents; those lines say so, in this one module.
 CONTRACT_NAMES = (PACKAGE / "competition" / "matchplay" / "ranking.py", "(JSON contract name)")
@@ -63,6 +65,8 @@ def test_the_check_would_catch_a_name() -> None:
     assert len(_platform_files()) > 30
     firmware = [p for p in _platform_files() if p.is_relative_to(FIRMWARE)]
     assert {p.name for p in firmware} >= {"handset.py", "views.py", "cards.py", "protocol.py", "esp32.py"}
+    local = {p.relative_to(LOCAL).as_posix() for p in _platform_files() if p.is_relative_to(LOCAL)}
+    assert local >= {"cli/main.py", "cli/rules.py", "venue/simulated.py", "venue/terminal.py"}
 
 
 def test_importing_the_registry_imports_no_engine() -> None:

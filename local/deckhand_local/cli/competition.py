@@ -1,0 +1,70 @@
+"""``deckhand standings``, ``deckhand seat`` and ``deckhand event check`` (docs/cli.md).
+
+Documents come on stdin, results go to stdout; bad input is one clear line on stderr naming the
+field, exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from deckhand.competition import swiss
+from deckhand.competition.documents import parse_event, parse_field, parse_results, standings_document
+from deckhand.competition.grades import check_event
+from deckhand.competition.render import results_html, standings_csv
+from deckhand.competition.standings import standings
+from deckhand.errors import DeckhandError
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(DeckhandError):
+    pass
+
+
+def read_document(stdin: IO[str]) -> Any:
+    text = stdin.read()
+    if not text.strip():
+        raise InputError("no input: expected a JSON document on standard input")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def dump(doc: Any, stdout: IO[str]) -> None:
+    stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+
+
+def run_standings(stdin: IO[str], stdout: IO[str], *, ranking: str, fmt: str) -> int:
+    ruleset, boards = parse_results(read_document(stdin))
+    comparisons, table = standings(boards, ruleset, ranking)
+    doc = standings_document(comparisons, table)
+    if fmt == "json":
+        dump(doc, stdout)
+    elif fmt == "csv":
+        stdout.write(standings_csv(doc))
+    else:
+        stdout.write(results_html(doc, title=f"Standings — {ruleset}"))
+    return 0
+
+
+def run_seat(stdin: IO[str], stdout: IO[str]) -> int:
+    field = parse_field(read_document(stdin))
+    k, groups = field["seats_per_table"], field["groups"]
+    if "standings" in field:
+        tables = swiss.next_round(field["standings"], k, groups)
+    else:
+        tables = swiss.first_round(field["players"], k, groups, field["seed"])
+    dump({"tables": [{"group": t.group, "table": t.table, "seats": list(t.seats)} for t in tables]}, stdout)
+    return 0
+
+
+def run_event_check(stdin: IO[str], stdout: IO[str]) -> int:
+    violations = check_event(parse_event(read_document(stdin)))
+    dump(
+        {"ok": not violations, "violations": [{"rule": v.rule, "message": v.message} for v in violations]},
+        stdout,
+    )
+    return 1 if violations else 0

@@ -1,0 +1,91 @@
+"""``deckhand event create|players|tables|start-round|status|standings|export`` over the API.
+
+The answer (JSON) goes to stdout; progress of long waits goes to stderr, so scripts can read stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from deckhand.errors import DeckhandError
+
+from .competition import dump, read_document
+from .organiser import ApiClient, ApiError
+
+
+def round_progress(status: dict[str, Any]) -> str:
+    line = f"round {status['round']}: {status['status']}, boards {status['boards_done']}/{status['boards_total']} done"
+    stopped = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "stopped")
+    if stopped:
+        line += f", {stopped} board(s) stopped for a referee"
+    return line
+
+
+def wait_for_round(
+    api: ApiClient, event_id: str, number: int, *, until_done: bool, timeout: float, progress: IO[str]
+) -> dict[str, Any]:
+    """Poll a round's status (once a second) until it is dealt — or done — printing each change."""
+    deadline = time.monotonic() + timeout
+    last = ""
+    while True:
+        try:
+            status: dict[str, Any] = api.request("GET", f"/events/{event_id}/rounds/{number}")
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
+            status = {}
+            line = f"dealing round {number} …"
+        else:
+            if not until_done or status["status"] == "done":
+                return status
+            line = round_progress(status)
+        if line != last:
+            progress.write(line + "\n")
+            progress.flush()
+            last = line
+        if time.monotonic() > deadline:
+            raise DeckhandError(
+                f"round {number} is not {'done' if until_done else 'dealt'} after {timeout:.0f} s"
+            )
+        time.sleep(1.0)
+
+
+def run_event_command(
+    args: argparse.Namespace, stdin: IO[str], stdout: IO[str], progress: IO[str] = sys.stderr
+) -> int:
+    api = ApiClient(args.api, Path(args.state))
+    command = args.event_command
+    result: Any
+    if command == "create":
+        result = api.request("POST", "/events", read_document(stdin))
+    elif command in ("players", "tables"):
+        result = api.request("POST", f"/events/{args.event_id}/{command}", read_document(stdin))
+    elif command == "start-round":
+        result = api.request("POST", f"/events/{args.event_id}/rounds")
+        number = result["round"]
+        # Dealing is asynchronous: wait (with progress) until the round is in play.
+        status = wait_for_round(api, args.event_id, number, until_done=False, timeout=120, progress=progress)
+        result = {"round": number, "status": status["status"], "commitment": status["commitment"]}
+    elif command == "status":
+        number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"]
+        if not number:
+            raise DeckhandError(f"event {args.event_id} has no round yet (start one with start-round)")
+        result = wait_for_round(
+            api, args.event_id, number, until_done=args.wait, timeout=args.timeout, progress=progress
+        )
+    elif command == "standings":
+        result = api.request("GET", f"/events/{args.event_id}/standings")
+    else:
+        text = api.request("GET", f"/events/{args.event_id}/export?format={args.fmt}", raw=True)
+        if args.fmt == "json":
+            dump(json.loads(text), stdout)
+        else:
+            stdout.write(text)
+        return 0
+    dump(result, stdout)
+    return 0

@@ -1,0 +1,210 @@
+"""Entry point of the ``deckhand`` console script: one subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, DUPLICATE_ALIASES, by_alias, game
+from deckhand.errors import DeckhandError
+
+from . import competition, matchplay, rules
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
+
+
+def add_broker_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--broker",
+        choices=("embedded", "mosquitto"),
+        default="embedded",
+        help="MQTT broker: embedded (default, nothing to install) or mosquitto (installed separately)",
+    )
+
+
+def game_has_showcase(ruleset: str) -> bool:
+    return game(ruleset).showcase is not None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="deckhand", description="Run competitive card-game events.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p_rules = sub.add_parser("rules", help="referee calculator: JSON Lines in, one JSON object out per line")
+    p_rules.add_argument("--game", required=True, choices=sorted(ALIASES), help="which game's rules")
+
+    p_standings = sub.add_parser(
+        "standings", help="matchpoints, rank points and standings from board results"
+    )
+    p_standings.add_argument(
+        "--ranking",
+        choices=["competition", "dense"],
+        default="competition",
+        help="board places: competition 1,1,3 (default) or dense 1,1,2",
+    )
+    p_standings.add_argument("--format", choices=["json", "csv", "html"], default="json", dest="fmt")
+
+    sub.add_parser("seat", help="Swiss movement: groups, tables and seats for the next round")
+
+    p_event = sub.add_parser("event", help="event administration (checks offline; the rest through the API)")
+    p_event.add_argument("--api", help="a deployed API's base URL (SigV4-signed); default: the local venue")
+    p_event.add_argument(
+        "--state", default=".deckhand", help="the local venue's state folder (default .deckhand)"
+    )
+    event_sub = p_event.add_subparsers(dest="event_command", required=True)
+    event_sub.add_parser("check", help="check an event plan against its grade's rules (exit 1 on violations)")
+    event_sub.add_parser("create", help="create an event from the JSON on stdin")
+    for name, text in (
+        ("players", 'register players: {"players": [...]} on stdin'),
+        ("tables", 'register tables and devices: {"tables": [...]} on stdin'),
+    ):
+        p = event_sub.add_parser(name, help=text)
+        p.add_argument("event_id")
+    for name, text in (
+        ("start-round", "start the next round"),
+        ("standings", "current standings"),
+        ("status", "a round's status (default: the current round)"),
+        ("export", "results for the governing platform"),
+    ):
+        p = event_sub.add_parser(name, help=text)
+        p.add_argument("event_id")
+        if name == "status":
+            p.add_argument("--round", type=int, help="round number (default: the current round)")
+            p.add_argument(
+                "--wait", action="store_true", help="wait until the round is done, with progress on stderr"
+            )
+            p.add_argument(
+                "--timeout", type=float, default=3600, help="give up waiting after this many seconds"
+            )
+        if name == "export":
+            p.add_argument("--format", choices=["json", "csv"], default="json", dest="fmt")
+
+    p_venue = sub.add_parser("venue", help="run the whole system locally until Ctrl-C")
+    p_venue.add_argument("--dynamodb-port", type=int, default=8000)
+    p_venue.add_argument("--mqtt-port", type=int, default=1883)
+    p_venue.add_argument("--http-port", type=int, default=8080)
+    p_venue.add_argument("--state", default=".deckhand", help="state folder (token, persisted data)")
+    p_venue.add_argument("--persist", action="store_true", help="save the data on exit and load it on start")
+    add_broker_option(p_venue)
+    p_venue.add_argument(
+        "--bridge-workers", type=positive_int, default=4, help="device messages handled at once (default 4)"
+    )
+
+    p_handset = sub.add_parser("handset", help="play a seat from this terminal: a handset for a person")
+    p_handset.add_argument(
+        "--thing", required=True, help="the handset's thing name, as registered at a table"
+    )
+    p_handset.add_argument("--host", default="127.0.0.1", help="MQTT broker host (default: the local venue)")
+    p_handset.add_argument("--port", type=int, help="MQTT port (default: the running venue's, else 1883)")
+    p_handset.add_argument("--state", default=".deckhand", help="the venue's state folder")
+
+    p_demo = sub.add_parser("demo", help="run a whole duplicate event through the local venue")
+    p_demo.add_argument(
+        "--seed",
+        default="deckhand-demo",
+        help="seed of the seating, boards and bots: the same seed gives the same event (play time runs on "
+        "a simulated clock)",
+    )
+    p_demo.add_argument(
+        "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
+    )
+    p_demo.add_argument(
+        "--game",
+        choices=list(DUPLICATE_ALIASES),
+        default=DEFAULT_ALIAS,
+        help=f"the game (default {DEFAULT_ALIAS})",
+    )
+    p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
+    p_demo.add_argument("--tables", type=int, default=4)
+    p_demo.add_argument("--groups", type=int, default=2)
+    p_demo.add_argument("--rounds", type=int, default=3)
+    p_demo.add_argument("--boards", type=int, default=4)
+    add_broker_option(p_demo)
+
+    p_engine = sub.add_parser(
+        "engine-demo", help="one game's engine alone: bots at two tables, every trick printed"
+    )
+    p_engine.add_argument(
+        "--game",
+        choices=[a for a, r in ALIASES.items() if game_has_showcase(r)],
+        default=DEFAULT_ALIAS,
+        help=f"the game (default {DEFAULT_ALIAS})",
+    )
+    p_engine.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
+    p_engine.add_argument("--seed", default="deckhand-demo", help="seed for reproducible deals")
+    matchplay.add_parsers(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        # The reader went away (``deckhand demo | head``): not an error of ours.
+        sys.stderr.close()
+        return 0
+    except DeckhandError as exc:
+        name = args.command if args.command != "event" else f"event {args.event_command}"
+        print(f"deckhand {name}: error: {exc}", file=sys.stderr)
+        return competition.EXIT_BAD_INPUT
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if matchplay.handles(args):
+        return matchplay.run(args.command, sys.stdin, sys.stdout)
+    if args.command == "rules":
+        return rules.run(args.game, sys.stdin, sys.stdout)
+    if args.command == "standings":
+        return competition.run_standings(sys.stdin, sys.stdout, ranking=args.ranking, fmt=args.fmt)
+    if args.command == "seat":
+        return competition.run_seat(sys.stdin, sys.stdout)
+    if args.command == "event":
+        if args.event_command == "check":
+            return competition.run_event_check(sys.stdin, sys.stdout)
+        from .events_cli import run_event_command
+
+        return run_event_command(args, sys.stdin, sys.stdout)
+    if args.command == "handset":
+        from .venue_cli import run_handset
+
+        return run_handset(args, sys.stdin, sys.stdout)
+    if args.command == "venue":
+        from .venue_cli import run_venue
+
+        return run_venue(args)
+    if args.command == "demo":
+        from pathlib import Path
+
+        from ..venue.demo_event import DemoEvent
+
+        DemoEvent(
+            seed=args.seed,
+            out=Path(args.out),
+            ruleset=ALIASES[args.game],
+            players=args.players,
+            tables=args.tables,
+            groups=args.groups,
+            rounds=args.rounds,
+            boards=args.boards,
+            log=sys.stdout,
+            broker=args.broker,
+        ).run()
+        return 0
+    if args.command == "engine-demo":
+        showcase = by_alias(args.game).showcase
+        assert showcase is not None  # the parser offers only games that have one
+        return showcase(args.boards, args.seed, sys.stdout)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,351 @@
+"""``make demo``: a real duplicate event through the whole local venue, with live progress.
+
+Devices run the real firmware over MQTT, the Lambda handlers do the work, data lives in moto's
+DynamoDB server; the organiser steps go through the HTTP API like any organiser's would.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from deckhand.competition.render import board_results_csv, results_html, standings_csv
+from deckhand.engines.registry import DEFAULT, game
+from deckhand.service.clock import set_clock
+
+from ..cli.organiser import ApiClient
+from .local import Venue
+from .lockstep import SimulatedClock, settle
+from .simulated import BotHandset, DealingTable, SimulatedDevice
+
+STYLES = ("steady", "bold", "careful")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Faults:
+    """Faults injected on purpose (fault tests), each after every n-th action of the event (0: never)."""
+
+    drop_every: int = 0  # the handset's link dies right after it sent the action (its ack is lost)
+    duplicate_every: int = 0  # the action is delivered twice, as a QoS 1 redelivery would
+    concurrent_every: int = 0  # the seat before it presses pass at the same moment, out of turn
+    misread_board: str | None = None  # the first dealing table jams once on this board (round 1)
+    handler_fails: int = 0  # the play handler raises on the first try of every n-th device message
+    reorder_every: int = 0  # every n-th device message is delayed until the next one has been handled
+
+
+class DemoEvent:
+    def __init__(
+        self,
+        *,
+        seed: str,
+        out: Path,
+        ruleset: str = DEFAULT,
+        players: int | None = None,
+        tables: int = 4,
+        groups: int = 2,
+        rounds: int = 3,
+        boards: int = 4,
+        dealers: int = 1,
+        log: IO[str],
+        faults: Faults | None = None,
+        round_limit: float = 600.0,
+        broker: str = "embedded",
+    ) -> None:
+        self.seed = seed
+        self.out = out
+        self.ruleset = ruleset
+        self.seats = game(ruleset).seats
+        self.players = players if players is not None else self.seats * tables
+        self.tables = tables
+        self.groups = groups
+        self.rounds = rounds
+        self.boards = boards
+        self.dealers = dealers
+        self.log = log
+        self.faults = faults or Faults()
+        self.round_limit = round_limit  # wall seconds a round may take before the run gives up
+        self.broker = broker
+        self.actions = 0
+        self.injected = {
+            "drops": 0,
+            "duplicates": 0,
+            "concurrent": 0,
+            "handler_failures": 0,
+            "delayed": 0,
+            "reordered": 0,
+        }
+        self.clock = SimulatedClock(int(time.time()) * 1000)
+        self.tick = 0
+        self.failed = 0  # device messages that failed every try (none may)
+        self.audit: dict[str, int] = {}  # service.audit.audit_event of the finished event
+        self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
+        self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
+        self.devices: list[SimulatedDevice] = []
+        self._last_line = ""
+
+    def say(self, text: str) -> None:
+        self.log.write(text + "\n")
+        self.log.flush()
+
+    @property
+    def handsets(self) -> list[BotHandset]:
+        return [d for d in self.devices if isinstance(d, BotHandset)]
+
+    def run(self) -> dict[str, Any]:
+        started = time.monotonic()
+        self.say("Starting the local venue: DynamoDB (moto server), MQTT broker, bridge, API, timers …")
+        set_clock(self.clock.now)
+        venue = Venue(
+            dynamodb_port=free_port(),
+            mqtt_port=free_port(),
+            http_port=0,
+            state_dir=self.work / "venue",
+            broker=self.broker,
+        ).start()
+        if self.faults.handler_fails:
+            self._failing_handler(venue)
+        venue.bridge.reorder_every = self.faults.reorder_every
+        try:
+            api = ApiClient(state_dir=self.work / "venue")
+            self._register(api, venue)
+            for number in range(1, self.rounds + 1):
+                self._play_round(api, venue, number)
+            result = self._finish(api)
+            from deckhand.service.audit import audit_event
+
+            # Read straight from the venue's DynamoDB, before it stops.
+            self.audit = audit_event("demo", accepted=venue.bridge.accepted)
+            self.failed = len(venue.bridge.failed)
+            self.injected["delayed"] = venue.bridge.delayed
+            self.injected["reordered"] = venue.bridge.overtaken
+            for outcome in venue.bridge.outcomes:
+                key = outcome.get("code") or outcome.get("status", "?")
+                self.outcomes[key] = self.outcomes.get(key, 0) + 1
+        finally:
+            for device in self.devices:
+                if device.conn.client is not None:
+                    device.conn.drop()
+            venue.stop()
+            set_clock(None)
+            shutil.rmtree(self.work, ignore_errors=True)
+        if any(self.injected.values()) or self.faults.misread_board:
+            self.say(
+                "Faults injected: {drops} dropped links, {duplicates} duplicate deliveries, "
+                "{concurrent} out-of-turn presses at the same moment, {handler_failures} handler "
+                "failures on a first try, {delayed} messages delayed ({reordered} overtaken by a later "
+                "one)".format(**self.injected)
+                + (
+                    f", a misread deal of board {self.faults.misread_board}"
+                    if self.faults.misread_board
+                    else ""
+                )
+            )
+        self.say(f"Done in {time.monotonic() - started:.0f} s. Results in {self.out}/")
+        return result
+
+    def _register(self, api: ApiClient, venue: Venue) -> None:
+        event = {
+            "event_id": "demo",
+            "name": "Deckhand demo event",
+            "ruleset": self.ruleset,
+            "grade": "unrated",
+            "format": "pvp",
+            "rounds": self.rounds,
+            "boards_per_round": self.boards,
+            "groups": self.groups,
+            "venue": True,
+            "start": dt.date.today().isoformat(),
+            "seed": self.seed,
+            "deal_seed": self.seed,
+        }
+        api.request("POST", "/events", event)
+        api.request(
+            "POST",
+            "/events/demo/players",
+            {"players": [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, self.players + 1)]},
+        )
+        tables: list[dict[str, Any]] = []
+        for t in range(1, self.tables + 1):
+            seats = [f"hs-T{t}-{s}" for s in range(self.seats)]
+            tables.append(
+                {"id": f"T{t}", "seats": seats, "dealer": f"dealer-T{t}" if t <= self.dealers else None}
+            )
+        api.request("POST", "/events/demo/tables", {"tables": tables})
+        self.say(
+            f"Event 'demo' ({game(self.ruleset).name}): {self.players} players, {self.tables} tables in "
+            f"{self.groups} groups, "
+            f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
+        )
+        for i, table in enumerate(tables):
+            for s, thing in enumerate(table["seats"]):
+                # Styles differ between the tables' same seats, or duplicate play would compare equals.
+                style = STYLES[(i + s) % len(STYLES)]
+                self.devices.append(
+                    BotHandset(thing, venue.mqtt_port, self.work / thing, style, views=venue.sent)
+                )
+            if table["dealer"]:
+                self.devices.append(
+                    DealingTable(
+                        table["dealer"],
+                        venue.mqtt_port,
+                        self.work / table["dealer"],
+                        self.faults.misread_board if i == 0 else None,
+                    )
+                )
+        self._settle(venue)
+
+    def _settle(self, venue: Venue) -> None:
+        def step_all() -> None:
+            for device in self.devices:
+                device.step()
+
+        def unsettled() -> list[str]:
+            return [d.thing for d in self.devices if not d.settled(venue.sent.views, venue.sent.deals)]
+
+        settle(
+            step_all,
+            venue.quiet,
+            lambda: all(d.settled(venue.sent.views, venue.sent.deals) for d in self.devices),
+            timeout=max(120.0, 1.0 * len(self.devices)),  # connecting hundreds of devices takes a while
+            unsettled=unsettled,
+        )
+
+    def _play_round(self, api: ApiClient, venue: Venue, number: int) -> None:
+        """Tick by tick: the bots whose decision is due act, everything settles, the clock moves on."""
+        api.request("POST", "/events/demo/rounds")
+        self.say(f"Round {number}: dealt; commitment published.")
+        last_report = 0.0
+        deadline = time.monotonic() + self.round_limit
+        self._settle(venue)
+        while time.monotonic() < deadline:
+            due = [h for h in self.handsets if h.due(self.tick)]
+            for handset in due:
+                if handset.play():
+                    self.actions += 1
+                    self._inject(handset)
+            self._settle(venue)
+            idle = not due and not any(h.deciding(self.tick) for h in self.handsets)
+            now = time.monotonic()
+            if idle or now - last_report >= 2.0:
+                last_report = now
+                status = api.request("GET", f"/events/demo/rounds/{number}")
+                if status["status"] == "done":
+                    break
+                self._progress(status)
+            self.clock.advance()
+            self.tick += 1
+        else:
+            raise RuntimeError(f"round {number} did not finish in {self.round_limit:.0f} s")
+        status = api.request("GET", f"/events/demo/rounds/{number}")
+        self._progress(status)
+        standings = api.request("GET", "/events/demo/standings")["standings"]
+        leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
+        self.say(f"Round {number} done; salt revealed. Leaders: {leaders}")
+
+    def _failing_handler(self, venue: Venue) -> None:
+        """Every n-th device message makes the play handler fail on its first try (a Lambda error):
+        the bridge retries it as Lambda retries an asynchronous invocation."""
+        handler = venue.bridge.handler
+        seen: set[tuple[Any, Any]] = set()
+        lock = threading.Lock()  # the bridge's workers call this at once
+
+        def flaky(event: dict[str, Any]) -> dict[str, Any]:
+            key = (event.get("thing"), event.get("msg"))
+            with lock:
+                first = key not in seen
+                seen.add(key)
+                fail = first and len(seen) % self.faults.handler_fails == 0
+                if fail:
+                    self.injected["handler_failures"] += 1
+            if fail:
+                raise RuntimeError("injected failure on the first try")
+            return handler(event)
+
+        venue.bridge.handler = flaky
+
+    def _inject(self, handset: BotHandset) -> None:
+        """The faults due after this action (Faults): the action is already on its way."""
+        n, f = self.actions, self.faults
+        if f.concurrent_every and n % f.concurrent_every == 0:
+            table, seat = handset.thing.rsplit("-", 1)
+            before = next(
+                (h for h in self.handsets if h.thing == f"{table}-{(int(seat) - 1) % self.seats}"), None
+            )
+            shown = before.engine_view() if before is not None else None
+            if before is not None and shown is not None and shown["phase"] == "play" and before.app.ready():
+                # Not its turn, before or after this action: its prompt offers nothing, so the action
+                # goes out as a faulty handset would send it, and is refused.
+                before.app.act({"k": "pass"})
+                self.injected["concurrent"] += 1
+        if f.duplicate_every and n % f.duplicate_every == 0 and handset.redeliver():
+            self.injected["duplicates"] += 1
+        if f.drop_every and n % f.drop_every == 0 and handset.conn.client is not None:
+            handset.conn.client.drop()  # before the acknowledgement can come back
+            self.injected["drops"] += 1
+
+    def _progress(self, status: dict[str, Any]) -> None:
+        waiting = sum(1 for t in status["tables"] if all(b["status"] == "ended" for b in t["boards"]))
+        stopped = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "stopped")
+        line = (
+            f"  round {status['round']}: boards {status['boards_done']}/{status['boards_total']} done, "
+            f"{waiting} table(s) waiting for the others"
+        )
+        if stopped:
+            line += f", {stopped} board(s) stopped for a referee"
+        if line != self._last_line:
+            self.say(line)
+            self._last_line = line
+
+    def _finish(self, api: ApiClient) -> dict[str, Any]:
+        export = api.request("GET", "/events/demo/export?format=json")
+        rounds = []
+        for n in range(1, self.rounds + 1):
+            status = api.request("GET", f"/events/demo/rounds/{n}")
+            rounds.append({"round": n, "commitment": status["commitment"], "salt": status.get("salt")})
+        document = {
+            "event": export["event"],
+            "results": export["results"],
+            "standings": export["standings"],
+            "rounds": rounds,
+        }
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "results.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        (self.out / "standings.csv").write_text(standings_csv(export["standings"]))
+        (self.out / "results.csv").write_text(board_results_csv(export["standings"]))
+        commitments = "".join(
+            f'<tr><td>{r["round"]}</td><td class="name"><code>{r["commitment"]}</code></td>'
+            f'<td class="name"><code>{r["salt"]}</code></td></tr>'
+            for r in rounds
+        )
+        extra = (
+            '<table id="commitments"><caption>Deal commitments (published at the start of each round) and '
+            "their reveal (salt, published at its end)</caption><thead><tr><th>Round</th><th>SHA-256 "
+            f"commitment</th><th>Salt</th></tr></thead><tbody>{commitments}</tbody></table>"
+        )
+        (self.out / "results.html").write_text(
+            results_html(
+                export["standings"],
+                title=f"Deckhand demo event ({game(self.ruleset).name}) — results",
+                extra_sections=extra,
+            )
+        )
+        self.say("\nFinal standings")
+        for s in export["standings"]["standings"]:
+            decided = f"  (tie-break: {s['tie_break']})" if s["tie_break"] else ""
+            self.say(f"  {s['place']:>2}. {s['player']}  {s['total']:>10.2f}{decided}")
+        return document

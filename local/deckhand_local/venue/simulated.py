@@ -1,0 +1,223 @@
+"""Simulated devices: the real firmware (device/lib) with the host hardware layer, over MQTT.
+
+Handsets are played by the deterministic bot through their buttons (select cards, choose an option
+of the prompt the server drew), exactly as a person would press them; a dealing table deals from a
+simulated physical deck that holds the board's cards.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .lambdas import repository_root
+
+if TYPE_CHECKING:
+    from deckhand.engines.contract import Action
+
+
+def firmware_on_path(root: Path | None = None) -> None:
+    root = root or repository_root()
+    for folder in (root / "device" / "lib", root / "device" / "host"):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+
+
+class SimulatedDevice:
+    def __init__(self, thing: str, role: str, port: int, state: Path) -> None:
+        firmware_on_path()
+        from deckhand_fw.app import build
+        from deckhand_fw.hal.host import HostHal
+        from umqtt.simple import MQTTClient
+
+        self.thing = thing
+        self.hal = HostHal()
+        self.cfg = {"thing": thing, "role": role, "endpoint": "127.0.0.1", "port": port, "tls": False}
+        self.state = state
+        state.mkdir(parents=True, exist_ok=True)
+
+        def make_client(cfg: dict[str, Any]) -> Any:
+            return MQTTClient(cfg["thing"], cfg["endpoint"], cfg["port"], keepalive=30)
+
+        self.app, self.conn = build(self.cfg, self.hal, make_client, str(state))
+        self.last_view: tuple[str, int] | None = None  # the last view (board, version) received
+        self.last_deal: str | None = None  # the last board whose deal order was received
+        self.received = 0
+        self._deliver = self.app.on_message
+        self.conn.on_message = self._on_message
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        self.received += 1
+        if message.get("t") == "view":
+            self.last_view = (message["b"], message["v"])
+        elif message.get("t") == "deal":
+            self.last_deal = message["b"]
+        self._deliver(message)
+
+    def step(self) -> None:
+        self.conn.step()
+
+    def redeliver(self) -> bool:
+        """Send the last unanswered message once more, same id: what a QoS 1 redelivery looks like."""
+        pending = self.conn.queue.pending()
+        if not pending or self.conn.client is None:
+            return False
+        self.conn.send_again(pending[-1])
+        return True
+
+    def settled(self, views: dict[str, tuple[str, int]], deals: dict[str, str]) -> bool:
+        """Connected, nothing unanswered, and the last view and deal sent to it have arrived."""
+        return (
+            self.conn.connected
+            and len(self.conn.queue) == 0
+            and self.last_view == views.get(self.thing)
+            and self.last_deal == deals.get(self.thing)
+        )
+
+
+class SeatViews(Protocol):
+    """Where a simulated handset's bot reads the engine's own view of its seat, kept by the server's
+    publisher next to each view message (``lockstep.LastSent``): the device itself gets the screen only."""
+
+    def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None: ...
+
+
+def press(app: Any, action: Action) -> bool:
+    """Press a handset's buttons for ``action``, as a person would: select its cards (by their place
+    in the hand shown), highlight the option of the prompt that sends it, then ok. False when the
+    prompt offers no such option (nothing is sent)."""
+    from deckhand.engines.common.cards import format_cards
+
+    options = app.options()
+    wanted = next(
+        (
+            n
+            for n, option in enumerate(options)
+            if option["a"]["k"] == action.kind and option["a"].get("v", action.value) == action.value
+        ),
+        None,
+    )
+    if wanted is None:
+        return False
+    if options[wanted]["a"].get("c"):
+        hand = app.hand()
+        picks: list[int] = []
+        for token in format_cards(action.cards):
+            picks.append(next(i for i, t in enumerate(hand) if t == token and i not in picks))
+        for i in sorted(app.selected):
+            app.on_input(f"sel:{i}")  # start from an empty selection
+        for i in picks:
+            app.on_input(f"sel:{i}")
+    app.on_input(f"opt:{wanted}")
+    app.on_input("ok")
+    return True
+
+
+class BotHandset(SimulatedDevice):
+    """A handset whose buttons are pressed by the deterministic bot of the game its views are of: the
+    bot decides from the engine's view of the seat (``views``), and presses the buttons for it."""
+
+    THINK_TICKS = {"bold": 1, "steady": 2, "careful": 3}
+
+    def __init__(
+        self, thing: str, port: int, state: Path, style: str = "steady", *, views: SeatViews
+    ) -> None:
+        super().__init__(thing, "handset", port, state)
+        self.style = style
+        self.views = views
+        self.think = self.THINK_TICKS.get(style, 1)
+        self.bots: dict[str, Callable[[dict[str, Any]], Action | None]] = {}
+        self.acted: tuple[str, int, int] | None = None
+        self.seen: tuple[str, int, int] | None = None
+        self.seen_tick = 0
+        self.decision: Action | None = None
+
+    def _current(self) -> tuple[str, int, int] | None:
+        message = self.app.message
+        if message is None or message["st"] != "playing" or not self.app.ready():
+            return None
+        return (message["b"], message["r"], message["v"])
+
+    def engine_view(self) -> dict[str, Any] | None:
+        """The engine's view of the seat that goes with the view the handset shows."""
+        message = self.app.message
+        return None if message is None else self.views.seat_view(self.thing, message)
+
+    def _decide(self) -> Action | None:
+        from deckhand.engines.registry import DEFAULT, game
+
+        message = self.app.message
+        view = self.engine_view()
+        if view is None or not self.app.options():
+            return None  # nothing asked of this seat
+        ruleset = message.get("g", DEFAULT)
+        if ruleset not in self.bots:
+            self.bots[ruleset] = game(ruleset).view_bot(self.style)
+        return self.bots[ruleset](view)
+
+    def deciding(self, tick: int) -> bool:
+        """The bot has a decision to take on the view it shows (noting the tick it first saw it)."""
+        key = self._current()
+        if key is None or key == self.acted:
+            return False
+        if key != self.seen:
+            self.seen = key
+            self.seen_tick = tick
+            self.decision = self._decide()
+        return self.decision is not None
+
+    def due(self, tick: int) -> bool:
+        """Its decision is due: it has been thinking for its style's number of ticks."""
+        return self.deciding(tick) and tick >= self.seen_tick + self.think
+
+    def play(self) -> bool:
+        """Press the buttons for the bot's decision on the current view; True if it acted."""
+        key = self._current()
+        if key is None or key == self.acted:
+            return False
+        action = self.decision if key == self.seen else self._decide()
+        if action is None:
+            return False
+        self.acted = key
+        return press(self.app, action)
+
+
+class DealingTable(SimulatedDevice):
+    """Deals from a simulated deck: the cards of each board as the deal order arrives (``misread``
+    swaps two cards, as a jammed shoe would)."""
+
+    def __init__(self, thing: str, port: int, state: Path, misread_board: str | None = None) -> None:
+        super().__init__(thing, "dealer", port, state)
+        self.misread_board = misread_board
+        self.redeal_pending = False
+        self.misreads = 0
+        original = self._deliver
+
+        def on_message(message: dict[str, Any]) -> None:
+            if message.get("t") == "deal":
+                deck = list(message["order"])
+                if message["b"] == self.misread_board:
+                    deck[7], deck[8] = deck[8], deck[7]
+                    self.misread_board = None  # one jam; the referee clears it
+                    self.misreads += 1
+                self.hal.reader.deck = deck
+                original(message)
+                if self.app.problem:
+                    self.hal.reader.deck = list(message["order"])
+                    self.redeal_pending = True
+                return
+            original(message)
+
+        self._deliver = on_message
+
+    def step(self) -> None:
+        super().step()
+        if self.redeal_pending and self.conn.connected:
+            # The referee cleared the jam and put the cards back: the table deals the board again.
+            self.redeal_pending = False
+            self.app.redeal()
+
+    def settled(self, views: dict[str, tuple[str, int]], deals: dict[str, str]) -> bool:
+        return not self.redeal_pending and super().settled(views, deals)

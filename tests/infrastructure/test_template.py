@@ -1,0 +1,103 @@
+"""template.yaml: cfn-lint clean (run by `make test`), and the security properties read from it."""
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
+
+
+class Loader(yaml.SafeLoader):
+    pass
+
+
+def _tag(loader, tag_suffix, node):
+    if isinstance(node, yaml.ScalarNode):
+        return {tag_suffix: loader.construct_scalar(node)}
+    if isinstance(node, yaml.SequenceNode):
+        return {tag_suffix: loader.construct_sequence(node, deep=True)}
+    return {tag_suffix: loader.construct_mapping(node, deep=True)}
+
+
+Loader.add_multi_constructor("!", _tag)
+
+
+@pytest.fixture(scope="module")
+def template():
+    return yaml.load(TEMPLATE.read_text(), Loader=Loader)
+
+
+def resources(template, kind):
+    return {name: r for name, r in template["Resources"].items() if r["Type"] == kind}
+
+
+def test_every_api_route_uses_iam(template):
+    apis = resources(template, "AWS::Serverless::Api")
+    assert apis and all(a["Properties"]["Auth"]["DefaultAuthorizer"] == "AWS_IAM" for a in apis.values())
+    for fn in resources(template, "AWS::Serverless::Function").values():
+        for event in fn["Properties"].get("Events", {}).values():
+            if event["Type"] == "Api":
+                assert event["Properties"].get("Auth", {}).get("Authorizer", "AWS_IAM") == "AWS_IAM"
+
+
+def test_device_policy_is_scoped_to_the_thing_name(template):
+    (policy,) = resources(template, "AWS::IoT::Policy").values()
+    statements = policy["Properties"]["PolicyDocument"]["Statement"]
+    actions = {s["Action"] for s in statements}
+    assert actions == {"iot:Connect", "iot:Publish", "iot:Subscribe", "iot:Receive"}
+    for s in statements:
+        resource = s["Resource"]["Sub"]
+        assert "${!iot:Connection.Thing.ThingName}" in resource
+        assert "*" not in resource
+    publish = next(s for s in statements if s["Action"] == "iot:Publish")
+    assert publish["Resource"]["Sub"].endswith("/up")
+
+
+def test_every_function_has_its_own_role_and_no_wildcard_actions(template):
+    functions = resources(template, "AWS::Serverless::Function")
+    assert set(functions) == {
+        "ApiFunction",
+        "DealFunction",
+        "PlayFunction",
+        "ScoreFunction",
+        "TimersFunction",
+    }
+    for name, fn in functions.items():
+        props = fn["Properties"]
+        assert "Role" not in props, f"{name} shares a role"
+        assert props["Policies"], f"{name} has no policies"
+        text = str(props["Policies"])
+        assert "'Action': '*'" not in text and "iot:*" not in text and "dynamodb:*" not in text
+
+
+def test_async_functions_have_an_on_failure_destination(template):
+    for name in ("DealFunction", "PlayFunction", "ScoreFunction"):
+        config = template["Resources"][name]["Properties"]["EventInvokeConfig"]
+        assert config["DestinationConfig"]["OnFailure"]["Type"] == "SQS"
+
+
+def test_iot_rule_routes_device_topics_to_play_with_an_error_action(template):
+    (rule,) = resources(template, "AWS::IoT::TopicRule").values()
+    payload = rule["Properties"]["TopicRulePayload"]
+    assert re.search(r"FROM 'dh/\+/up'", payload["Sql"]) and "topic(2) AS thing" in payload["Sql"]
+    assert payload["Actions"][0]["Lambda"]["FunctionArn"] == {"GetAtt": "PlayFunction.Arn"}
+    assert "Sqs" in payload["ErrorAction"]
+
+
+def test_table_is_on_demand_with_point_in_time_recovery(template):
+    (table,) = resources(template, "AWS::DynamoDB::Table").values()
+    props = table["Properties"]
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    assert props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+    assert [k["AttributeName"] for k in props["KeySchema"]] == ["pk", "sk"]
+
+
+def test_openapi_document_is_current():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("openapi_tool", TEMPLATE.parent / "tools" / "openapi.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.DOC.read_text() == module.render(), "docs/openapi.json is stale: run `make openapi`"

@@ -1,0 +1,139 @@
+"""A whole Big Two duplicate event through the services, with bots acting by device messages."""
+
+from backend import CUP_EVENT, THINGS, Backend, DeviceBot, prepare, setup_moto_env
+from deckhand.competition.documents import parse_results, standings_document
+from deckhand.competition.standings import standings
+from deckhand.engines.registry import game
+from deckhand.service import events, rounds, scoring
+
+setup_moto_env()
+
+
+def run_round(b: Backend, bots: list[DeviceBot], limit: int = 5000) -> None:
+    for _ in range(limit):
+        moved = False
+        for bot in bots:
+            outcome = bot.act()
+            if outcome is not None:
+                assert outcome["status"] == "accepted", outcome
+                moved = True
+        if not moved:
+            return
+    raise AssertionError("the round did not finish")
+
+
+def test_whole_event_through_device_messages(backend):
+    bots = prepare(backend)
+    for round_no in (1, 2):
+        assert rounds.request_next_round(backend.rt, "cup") == round_no
+        status = rounds.round_status("cup", round_no)
+        assert status["status"] == "playing" and "salt" not in status
+        run_round(backend, bots)
+        status = rounds.round_status("cup", round_no)
+        assert status["status"] == "done" and status["boards_done"] == status["boards_total"] == 4
+        assert all(b["status"] == "ended" for t in status["tables"] for b in t["boards"])
+    event = events.get_event("cup")
+    assert event.status == "finished"
+    # The stored standings equal the competition core's on the logged results.
+    ruleset, boards = parse_results(scoring.results_export(event))
+    assert len(boards) == 4 and all(len(b.results) == 8 for b in boards)
+    expected = standings_document(*standings(boards, ruleset))
+    assert scoring.compute_standings(event, 2) == expected
+    from deckhand.service.models import StandingsItem
+
+    assert StandingsItem.get("EVENT#cup", "STANDINGS#002").document == expected
+    assert sorted(s["player"] for s in expected["standings"]) == [f"P{i}" for i in range(1, 9)]
+
+
+def test_each_device_gets_only_its_own_hand(backend):
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    hands = {}
+    for thing in THINGS:
+        msg = backend.last_view(thing)
+        assert msg["s"] == THINGS.index(thing) % 4
+        assert len(msg["h"]) == 13 and msg["h"] == backend.seat_view(thing, msg)["hand"]
+        assert msg["l"] and "view" not in msg  # the screen: status lines, not the engine's view
+        hands[thing] = set(msg["h"])
+    table_a = [hands[t] for t in THINGS[:4]]
+    assert set.union(*table_a) == {c for h in table_a for c in h} and sum(map(len, table_a)) == 52
+    # No message to a handset ever holds another seat's cards; the dealer gets the order, handsets never.
+    for thing in THINGS:
+        for payload in backend.publisher.to(thing):
+            assert payload["t"] != "deal"
+            if payload["t"] == "view":
+                assert set(payload["h"]) <= hands[thing]
+                assert set(backend.seat_view(thing, payload)["hand"]) <= hands[thing]
+    deals = [p for p in backend.publisher.to("dealer-A") if p["t"] == "deal"]
+    assert len(deals) == 1 and len(deals[0]["order"]) == 52
+
+
+def test_the_handset_of_an_ai_seat_never_shows_the_hand(backend):
+    """Seven players at two tables of four: the seat the AI plays has a handset, which stays blank."""
+    events.create_event(CUP_EVENT)
+    events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 8)])
+    events.register_tables("cup", [{"id": "A", "seats": THINGS[:4]}, {"id": "B", "seats": THINGS[4:]}])
+    bots = [DeviceBot(backend, t) for t in THINGS]
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    viewed = {t for t in THINGS if any(p["t"] == "view" for p in backend.publisher.to(t))}
+    assert len(viewed) == 7
+    (idle,) = set(THINGS) - viewed
+    assert backend.send(idle, {"t": "hello", "msg": "h-ai"})["status"] == "accepted"
+    assert [p["t"] for p in backend.publisher.to(idle)] == ["ack"]  # a hello gets no view either
+
+
+def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend):
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    start = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round"]
+    assert len(start) == 1
+    run_round(backend, bots)
+    end = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round_end"]
+    assert len(end) == 1 and end[0]["commit"] == start[0]["commit"]
+    salt = end[0]["salt"]
+    deals = {f"1/{b}": rounds.deal_order(salt, 1, b, game("bigtwo-2017")) for b in ("1", "2")}
+    assert rounds.commitment(salt, deals) == start[0]["commit"]
+    # ...and the deals so recomputed are the ones that were played.
+    from deckhand.service import tableboard
+
+    item = tableboard.load("cup", 1, "A", "1")
+    assert item.log and tableboard.engine_of(item)[1].to_dict()["d"] == [
+        sorted(deals["1/1"][s::4]) for s in range(4)
+    ]
+
+
+def test_every_board_replays_from_its_log_to_the_stored_result(backend):
+    from deckhand.service import tableboard
+    from deckhand.service.models import DealItem, ResultItem
+
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    for table in ("A", "B"):
+        for board in ("1", "2"):
+            item = tableboard.load("cup", 1, table, board)
+            order = DealItem.get("EVENT#cup", f"DEAL#001#1#{board}").order
+            replayed = tableboard.replay(item, order)
+            assert replayed.to_json() == item.state
+            stored = ResultItem.get("EVENT#cup", f"RESULT#001#{table}#{board}")
+            assert replayed.result()["scores"] == stored.scores
+            assert sum(stored.play_time) == sum(item.play_ms) / 1000
+            assert all({"s", "t", "at"} <= set(e) for e in item.log)
+
+
+def test_score_retries_never_count_twice(backend):
+    from deckhand.service.models import RoundItem
+
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    assert rounds.get_progress("cup", 1) == (4, 4)
+    # A Lambda retry of every score invocation, and a retry of the deal: nothing changes.
+    for name, payload in list(backend.invocations):
+        if name == "score":
+            args = (payload["event_id"], payload["round"], payload["table"], payload["board"])
+            assert scoring.record_result(backend.rt, *args) is False
+    after = RoundItem.get("EVENT#cup", "ROUND#001")
+    assert (rounds.get_progress("cup", 1), after.status) == ((4, 4), "done")
+    assert len(scoring.list_results("cup", 1)) == 4

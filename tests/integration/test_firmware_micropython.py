@@ -1,0 +1,128 @@
+"""The firmware's pure modules under real MicroPython (WebAssembly port, via Node), its heap budget
+over a whole board, and its type check against the ESP32 stubs."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from deckhand.engines.common.cards import make_deck
+from deckhand.engines.common.shuffle import seeded_shuffle
+from deckhand.engines.registry import RULESETS, game
+from deckhand.service import outgoing
+
+ROOT = Path(__file__).resolve().parents[2]
+MP = ROOT / "tools" / "mp"
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(
+    NODE is None or not (MP / "node_modules").exists(),
+    reason="node and tools/mp/node_modules are installed by make",
+)
+
+
+def board_views(seat: int = 0) -> list[dict]:
+    """Every view message one handset receives over a whole bot board (as the server builds them:
+    v2 screens), then the largest the protocol allows for: a 27-card two-deck hand and 5 options."""
+    spec = game(RULESETS[0])
+    assert spec.screen is not None
+    board = spec.new_board(seeded_shuffle(make_deck(), "heap-board"), None)
+    bot = spec.bot()
+    messages = []
+    version = 1
+    while True:
+        status = "ended" if board.finished else "playing"
+        messages.append(
+            outgoing.view(
+                ruleset=spec.ruleset,
+                board="1",
+                round_no=1,
+                version=version,
+                seat=seat,
+                status=status,
+                deadline=1_800_000_010_000,
+                screen=spec.screen(board, seat),
+            )
+        )
+        if board.finished:
+            return [*messages, largest_view(version + 1)]
+        s = board.pending()[0]
+        action = bot(board, s)
+        assert action is not None
+        board.apply(action)
+        version += 1
+
+
+def largest_view(version: int) -> dict:
+    tokens = [s + r for r in "3456789TJQKA2" for s in "DCHS"]
+    hand = [t for t in tokens[:13] for _ in range(2)][:25] + ["BJ", "RJ"]  # two decks: tokens come twice
+    assert len(hand) == 27
+    options = [{"l": f"Option {n}", "a": {"k": "play", "v": n, "c": True}} for n in range(5)]
+    lines = [
+        "Seat 2 to play",
+        "Cards: 0:27 1:20 2:11 3:27",
+        "Trick: \u2026, seat 1 10\u2660 10\u2660 10\u2665 10\u2665 10\u2663 10\u2663, seat 2 pass",
+        "Levels: us 10, them A",
+    ]
+    return outgoing.view(
+        ruleset="any-game",
+        board="1",
+        round_no=1,
+        version=version,
+        seat=0,
+        status="playing",
+        deadline=1_800_000_010_000,
+        screen={"h": hand, "l": lines, "ask": {"p": "Beat seat 1's plane or pass", "o": options}},
+    )
+
+
+def run_micropython(tmp_path, *tests):
+    data = tmp_path / "data"
+    data.mkdir()
+    with open(data / "board_views.jsonl", "w") as f:
+        for m in board_views():
+            f.write(json.dumps(m, separators=(",", ":"), ensure_ascii=False) + "\n")
+    proc = subprocess.run(
+        [NODE, str(MP / "run.mjs"), str(ROOT / "device" / "lib"), str(data), *map(str, tests)],
+        cwd=MP,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    print(proc.stdout)
+    return proc
+
+
+def test_pure_modules_under_micropython(tmp_path):
+    proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_pure.py")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "micropython: 15 passed, 0 failed" in proc.stdout
+
+
+def test_handset_heap_budget_under_micropython(tmp_path):
+    proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_heap.py")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "handset heap over a board" in proc.stdout
+
+
+def test_a_failing_micropython_test_fails_the_run(tmp_path):
+    bad = tmp_path / "mp_test_bad.py"
+    bad.write_text("def test_fails():\n    assert 1 == 2\n")
+    proc = run_micropython(tmp_path, bad)
+    assert proc.returncode == 1 and "0 passed, 1 failed" in proc.stdout
+
+
+def test_firmware_type_checks_against_the_esp32_stubs():
+    pyright = MP / "node_modules" / ".bin" / "pyright"
+    if not (ROOT / ".stubs" / "esp32").exists():
+        pytest.skip(".stubs/esp32 is installed by make")
+    proc = subprocess.run(
+        [str(pyright), "-p", str(ROOT / "device" / "pyrightconfig.json"), "--pythonpath", "/bin/false"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 errors" in proc.stdout

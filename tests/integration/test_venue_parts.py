@@ -1,0 +1,149 @@
+"""The local venue's message path: the bridge's workers, the clients' sockets, the host MQTT shim past
+descriptor 1,024, and the choice of broker."""
+
+import json
+import os
+import resource
+import socket
+import sys
+import threading
+import time
+
+import pytest
+from deckhand.errors import VenueStartError
+from deckhand_local.venue.bridge import Bridge, mqtt_client
+from deckhand_local.venue.broker import EmbeddedBroker
+from deckhand_local.venue.demo_event import free_port
+from deckhand_local.venue.simulated import firmware_on_path
+
+
+@pytest.fixture
+def broker():
+    broker = EmbeddedBroker(free_port()).start()
+    yield broker
+    broker.stop()
+
+
+def wait_for(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_bridge_workers_share_the_tables_and_keep_each_tables_messages_in_order(broker):
+    handled: list[tuple[str, int, str]] = []
+
+    def handler(event):
+        time.sleep(0.002)  # long enough for the workers to overlap
+        handled.append((event["thing"].split("-")[0], event["n"], threading.current_thread().name))
+        return {"status": "accepted"}
+
+    bridge = Bridge("127.0.0.1", broker.port, handler, workers=3, route=lambda thing: thing.split("-")[0])
+    device = mqtt_client("devices", "127.0.0.1", broker.port)
+    tables = ["T1", "T2", "T3", "T4", "T5", "T6"]
+    try:
+        for n in range(20):
+            for table in tables:
+                device.publish(f"dh/{table}-{n % 4}/up", json.dumps({"t": "pass", "n": n}), qos=1)
+        wait_for(lambda: bridge.processed == 120)
+        bridge.idle()
+    finally:
+        device.loop_stop()
+        device.disconnect()
+        bridge.close()
+    assert bridge.received == bridge.processed == len(handled) == 120
+    for table in tables:
+        mine = [(n, worker) for t, n, worker in handled if t == table]
+        assert [n for n, _ in mine] == list(range(20))  # one table's messages never overtake each other
+        assert len({worker for _, worker in mine}) == 1
+    assert len({worker for _, _, worker in handled}) > 1  # and the tables are spread over the workers
+
+
+def test_a_bridge_needs_a_worker(broker):
+    with pytest.raises(ValueError, match="at least one worker"):
+        Bridge("127.0.0.1", broker.port, lambda e: {}, workers=0)
+
+
+def test_clients_send_small_messages_at_once(broker):
+    """Regression: with Nagle's algorithm on (paho's default), each of a handler's messages after the
+    first waited for the previous one's acknowledgement — ~40 ms of a 60 ms play."""
+    firmware_on_path()
+    from umqtt.simple import MQTTClient
+
+    server = mqtt_client("server", "127.0.0.1", broker.port)
+    handset = MQTTClient("hs-nodelay", "127.0.0.1", broker.port)
+    handset.connect()
+    try:
+        for sock in (server.socket(), handset._client.socket()):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        server.loop_stop()
+        server.disconnect()
+        handset.disconnect()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="descriptor numbers as on Linux")
+def test_the_host_mqtt_shim_works_past_descriptor_1024(broker):
+    """Regression: paho's loop() uses select(), which refuses descriptors past 1,024, so a soak with
+    hundreds of simulated devices in one process lost its last devices."""
+    firmware_on_path()
+    from umqtt.simple import MQTTClient
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"this machine allows only {hard} descriptors")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    filler: list[int] = []
+    try:
+        while not filler or filler[-1] < 1100:
+            filler.extend(os.pipe())
+        received: list[tuple[bytes, bytes]] = []
+        client = MQTTClient("hs-many", "127.0.0.1", broker.port)
+        client.set_callback(lambda topic, msg: received.append((topic, msg)))
+        client.connect()
+        assert client._client.socket().fileno() > 1024
+        client.subscribe(b"dh/hs-many/down", qos=1)
+        client.publish(b"dh/hs-many/down", b'{"t":"ack"}', qos=1)
+        deadline = time.monotonic() + 5
+        while not received and time.monotonic() < deadline:
+            client.check_msg()
+            time.sleep(0.01)
+        client.disconnect()
+        assert received == [(b"dh/hs-many/down", b'{"t":"ack"}')]
+    finally:
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_venue_without_mosquitto_says_so_and_leaves_nothing_running(tmp_path, monkeypatch):
+    from deckhand_local.venue import mosquitto
+    from deckhand_local.venue.local import Venue
+
+    monkeypatch.setattr(mosquitto, "find_mosquitto", lambda: None)
+    venue = Venue(
+        dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=tmp_path, broker="mosquitto"
+    )
+    with pytest.raises(VenueStartError, match="mosquitto is not installed"):
+        venue.start()
+    assert venue.moto.process is None  # moto's server, started first, was stopped again
+    with pytest.raises(ValueError, match="broker 'rabbit'"):
+        Venue(broker="rabbit")
+
+
+def test_deckhand_venue_on_a_port_in_use_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    import signal
+
+    from deckhand_local.cli.main import main
+
+    monkeypatch.setattr(signal, "signal", lambda *a: None)  # keep pytest's own Ctrl-C handling
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["venue", "--state", str(tmp_path), "--mqtt-port", str(port), "--http-port", "0"]
+        assert main([*args, "--dynamodb-port", str(free_port())]) == 2
+    err = capsys.readouterr().err
+    assert f"deckhand venue: error: MQTT broker could not start on 127.0.0.1:{port}" in err
+    assert "Traceback" not in err and not (tmp_path / "venue.json").exists()

@@ -1,0 +1,183 @@
+"""``deckhand rules --game bigtwo``: the JSON Lines contract of docs/cli.md."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from deckhand_local.cli.rules import run
+
+LINES = [
+    ('{"op":"classify","cards":["D3","C3"]}', {"type": "pair"}),
+    ('{"op":"classify","cards":["d3","c4","h5","s6","d7"]}', {"type": "straight"}),
+    ('{"op":"classify","cards":["S10","SJ","SQ","SK","SA"]}', {"type": "straight_flush"}),
+    ('{"op":"classify","cards":["SJ","CQ","HK","SA","D2"]}', {"type": None}),
+    ('{"op":"classify","cards":["D8","C8","H8","S8","D3"]}', {"type": "four_of_a_kind"}),
+    ('{"op":"classify","cards":["C9","H9","S9","D4","C4"]}', {"type": "full_house"}),
+    ('{"op":"classify","cards":["H3","H4","H5","H6","H8"]}', {"type": "flush"}),
+    ('{"op":"classify","cards":["C3","H3","S3"]}', {"type": "triple"}),
+    ('{"op":"classify","cards":["S2"]}', {"type": "single"}),
+    ('{"op":"beats","prev":["H2"],"play":["S2"]}', {"beats": True}),
+    ('{"op":"beats","prev":["S2"],"play":["H2"]}', {"beats": False}),
+    ('{"op":"beats","prev":["D3"],"play":["D4","C4"]}', {"beats": False}),
+    ('{"op":"beats","prev":["D3","C4"],"play":["D5"]}', {"beats": False}),
+    (
+        '{"op":"score","cards_left":[5,8,0,12],"shown":[false,false,false,false],'
+        '"doubled":[true,false,false,true]}',
+        {"scores": [136, 2, 98, -236]},
+    ),
+]
+
+BAD = [
+    ("not json", "not JSON"),
+    ("[1,2]", "JSON object"),
+    ('{"op":"deal"}', "unknown op"),
+    ('{"op":"__init__"}', "unknown op"),
+    ('{"cards":["D3"]}', "unknown op"),
+    ('{"op":"classify","cards":["X9"]}', "unknown card token"),
+    ('{"op":"classify","cards":["D3","d3"]}', "appears 2 times"),
+    ('{"op":"classify","cards":["BJ"]}', "not used in this game"),
+    ('{"op":"classify","cards":"D3"}', "must be a list"),
+    ('{"op":"classify"}', "missing field 'cards'"),
+    ('{"op":"beats","prev":["D3"]}', "missing field 'play'"),
+    (
+        '{"op":"score","cards_left":[5,8,0],"shown":[false,false,false,false],"doubled":[false,false,false,false]}',
+        "'cards_left' must have 4 entries",
+    ),
+    (
+        '{"op":"score","cards_left":[5,8,0,12],"shown":[0,0,0,0],"doubled":[false,false,false,false]}',
+        "'shown' entries must be bool",
+    ),
+    (
+        '{"op":"score","cards_left":[5,8,1,12],"shown":[false,false,false,false],"doubled":[false,false,false,false]}',
+        "exactly one player",
+    ),
+    (
+        '{"op":"score","cards_left":[5,8,0,14],"shown":[false,false,false,false],"doubled":[false,false,false,false]}',
+        "0..13",
+    ),
+    ("", "not JSON"),
+]
+
+
+def run_lines(lines: list[str]) -> list[dict]:
+    out = io.StringIO()
+    assert run("bigtwo", io.StringIO("".join(line + "\n" for line in lines)), out) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize(("line", "expected"), LINES)
+def test_ops(line, expected):
+    assert run_lines([line]) == [expected]
+
+
+@pytest.mark.parametrize(("line", "message"), BAD)
+def test_bad_line_gets_error_and_the_next_line_is_still_answered(line, message):
+    replies = run_lines([line, LINES[0][0]])
+    assert list(replies[0]) == ["error"] and message in replies[0]["error"]
+    assert replies[1] == LINES[0][1]
+
+
+def test_console_script_one_line_out_per_line_in_exit_zero():
+    stdin = "\n".join([LINES[0][0], "garbage", LINES[-1][0]]) + "\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", "bigtwo"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert (
+        replies[0] == {"type": "pair"}
+        and "error" in replies[1]
+        and replies[2] == {"scores": [136, 2, 98, -236]}
+    )
+    assert proc.stdout.splitlines()[0] == '{"type":"pair"}'
+
+
+def test_unknown_game_is_a_usage_error():
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", "chess"],
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+DOUDIZHU = [
+    ('{"op":"classify","cards":["D3","C3","H3","D4","C4","H4","D7","C7"]}', {"type": "plane_singles"}),
+    ('{"op":"classify","cards":["BJ","RJ"]}', {"type": "rocket"}),
+    ('{"op":"classify","cards":["D3","C3","H3","S3","D4","C4","H4","S4"]}', {"type": None}),
+    ('{"op":"classify","cards":["D5","C5","H5","S5","D3","C3"]}', {"type": "four_two_singles"}),
+    ('{"op":"beats","prev":["DA","CA"],"play":["D5","C5","H5","S5"]}', {"beats": True}),
+    ('{"op":"beats","prev":["BJ","RJ"],"play":["D2","C2","H2","S2"]}', {"beats": False}),
+    (
+        '{"op":"beats","prev":["D3","D4","D5","D6","D7"],"play":["D4","D5","D6","D7","D8","D9"]}',
+        {"beats": False},
+    ),
+    (
+        '{"op":"score","bid":3,"landlord":0,"defenders_won":true,"bombs":1,"rockets":1,"spring":false,'
+        '"anti_spring":true,"doubled":[false,true,false],"redoubled":true}',
+        {"scores": [-120, 96, 24]},
+    ),
+    ('{"op":"classify","cards":["D3","X3"]}', {"error": "unknown card token 'X3'"}),
+    (
+        '{"op":"score","bid":4,"landlord":0,"defenders_won":true,"bombs":0,"rockets":0,"spring":false,'
+        '"anti_spring":false,"doubled":[false,false,false],"redoubled":false}',
+        {"error": "bid must be 1, 2 or 3, got 4"},
+    ),
+    (
+        '{"op":"score","bid":1,"landlord":0,"defenders_won":"yes","bombs":0,"rockets":0,"spring":false,'
+        '"anti_spring":false,"doubled":[false,false,false],"redoubled":false}',
+        {"error": "'defenders_won' must be bool, got 'yes'"},
+    ),
+    (
+        '{"op":"score","bid":1,"landlord":0,"defenders_won":true,"bombs":0,"rockets":0,"spring":false,'
+        '"anti_spring":false,"doubled":[false,false],"redoubled":false}',
+        {"error": "'doubled' must have 3 entries, got 2"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), DOUDIZHU)
+def test_doudizhu_ops(line, expected):
+    out = io.StringIO()
+    assert run("doudizhu", io.StringIO(line + "\n"), out) == 0
+    assert [json.loads(x) for x in out.getvalue().splitlines()] == [expected]
+
+
+GUANDAN = [
+    (
+        '{"op":"classify","level":"7","cards":["H7","S5","S6","S8","S9"]}',
+        {"readings": [{"type": "straight", "rank": "9"}, {"type": "straight_flush", "rank": "9"}]},
+    ),
+    (
+        '{"op":"beats","level":"7","prev":{"type":"straight","rank":"9"},"play":["H7","S5","S6","S8","S9"]}',
+        {"beats": True},
+    ),
+    (
+        '{"op":"upgrade","level_side":0,"levels":["A","5"],"order":[0,2,1,3],"a_attempts":[0,0]}',
+        {"levels": ["A+", "5"], "winner_side": 0, "game_over": True},
+    ),
+    ('{"op":"return_ok","level":"7","from":0,"to":1,"card":"S9","partner":false}', {"ok": True}),
+    ('{"op":"level_points","levels":["A+","7"]}', {"match_points": [2, 0], "level_points": [21, 5]}),
+    ('{"op":"classify","level":"7"}', {"error": "missing field 'cards'"}),
+]
+
+
+def test_the_guandan_calculator_answers_the_issues_examples_through_the_command_line() -> None:
+    """``deckhand rules --game guandan`` reaches the engine through the registry, not a copy of it."""
+    text = "\n".join(line for line, _ in GUANDAN) + "\n"
+    out = subprocess.run(
+        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", "guandan"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert [json.loads(line) for line in out.splitlines()] == [want for _, want in GUANDAN]
