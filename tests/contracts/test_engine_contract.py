@@ -280,6 +280,17 @@ def test_the_spec_describes_its_boards(ruleset: str) -> None:
 
 
 @rulesets
+def test_options_round_trip_with_the_rules_defaults(ruleset: str) -> None:
+    spec = game(ruleset)
+    if spec.options is None:
+        return
+    defaults = spec.options(None)
+    assert spec.options(defaults.to_dict()).to_dict() == defaults.to_dict()
+    with pytest.raises(ValueError):
+        spec.options({"no_such_option": 1})
+
+
+@rulesets
 def test_boards_that_stand_alone_refuse_a_carry(ruleset: str) -> None:
     spec = game(ruleset)
     if spec.carries:

@@ -59,6 +59,13 @@ class ActionRule:
     help: str = ""  # one line for a terminal handset's help
 
 
+class RuleOptions(Protocol):
+    """A rule set's options an event chooses (end mode, return rule, …): typed, with the rules'
+    defaults, read from and written to JSON (unknown keys and bad values are errors)."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 class Referee(Protocol):
     """``deckhand rules --game …``: named operations over one JSON request each."""
 
@@ -93,6 +100,8 @@ class GameSpec:
     kitty: int = 0  # cards dealt last, to the kitty
     sides: tuple[tuple[int, ...], ...] = ()  # partnerships; empty when everyone plays for themselves
     carries: bool = False  # a board starts from the previous board's outcome (levels, dealer, tribute)
+    # The rule set's options (typed, with the rules' defaults) from an event's JSON; None when it has none.
+    options: Callable[[dict[str, Any] | None], RuleOptions] | None = None
     showcase: Callable[[int, str, Any], int] | None = None  # ``deckhand engine-demo``: boards, seed, out
     # How a seat's handset screen is drawn (device protocol v2): board, seat → hand in display order,
     # status lines and the ask (a prompt with options, each an action). The firmware knows no game.

@@ -11,6 +11,7 @@ from ..spec import ActionRule, Competition, GameSpec, Referee, board_bot, view_b
 from . import HAND_SIZE, RULESET, SEATS
 from .board import SIDES, GuandanBoard, SeatView
 from .bot import GuandanBot
+from .levels import Options
 
 
 class _Referee:
@@ -53,5 +54,6 @@ SPEC = GameSpec(
     competition=Competition.MATCH,
     sides=tuple(tuple(side) for side in SIDES),
     carries=True,
+    options=Options.from_dict,
     decision_key=_decision,
 )
