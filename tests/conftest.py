@@ -8,4 +8,17 @@ firmware, publishers, the venue's parts), ``e2e/`` (the whole local venue) and `
 lives in that group's ``conftest.py``, one that several groups use here. No test file imports another.
 """
 
+import pytest
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)
+
+
+@pytest.fixture(scope="session")
+def dynamodb_local(tmp_path_factory):
+    """One DynamoDB Local (in memory) for the whole run: a JVM start is paid once; each venue on it
+    has a table of its own."""
+    from deckhand_local.venue.demo_event import free_port
+    from deckhand_local.venue.dynamodb_local import DynamoDBLocal
+
+    server = DynamoDBLocal(free_port(), data_dir=None).start()
+    yield server.endpoint
+    server.stop()

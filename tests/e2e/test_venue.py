@@ -1,4 +1,4 @@
-"""The whole local venue (moto server, broker, bridge, firmware devices, HTTP API) running a small
+"""The whole local venue (DynamoDB Local, broker, bridge, firmware devices, HTTP API) running a small
 event, and its results page in a real browser."""
 
 import io
@@ -19,10 +19,10 @@ SMALL = {"seed": "ci-venue", "players": 7, "tables": 2, "groups": 1, "rounds": 2
 
 
 @pytest.fixture(scope="module")
-def small_event(tmp_path_factory):
+def small_event(tmp_path_factory, dynamodb_local):
     out = tmp_path_factory.mktemp("out")
     log = io.StringIO()
-    document = DemoEvent(**SMALL, out=out, log=log).run()
+    document = DemoEvent(**SMALL, out=out, log=log, dynamodb_endpoint=dynamodb_local).run()
     return out, document, log.getvalue()
 
 
@@ -94,46 +94,7 @@ def test_results_page_renders_in_headless_chromium(small_event, tmp_path):
         assert f'<td class="name">{s["player"]}</td>' in dom
 
 
-def test_venue_data_survives_a_restart_when_persisted(tmp_path):
-    from deckhand_local.cli.organiser import ApiClient, ApiError
-    from deckhand_local.venue.demo_event import free_port
-    from deckhand_local.venue.local import Venue
-
-    def start():
-        return Venue(
-            dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=tmp_path, persist=True
-        ).start()
-
-    venue = start()
-    try:
-        api = ApiClient(state_dir=tmp_path)
-        api.request(
-            "POST",
-            "/events",
-            {
-                "event_id": "kept",
-                "name": "Kept",
-                "ruleset": "bigtwo-2017",
-                "grade": "unrated",
-                "rounds": 1,
-                "boards_per_round": 1,
-                "start": "2026-12-14",
-            },
-        )
-        with pytest.raises(ApiError) as unauthorised:
-            ApiClient(api.api).request("GET", "/events/kept")  # no token, no SigV4 credentials for localhost
-        assert unauthorised.value.status in (401, 403)
-    finally:
-        venue.stop()
-    assert (tmp_path / "table.json").exists() and not (tmp_path / "venue.json").exists()
-    venue = start()
-    try:
-        assert ApiClient(state_dir=tmp_path).request("GET", "/events/kept")["name"] == "Kept"
-    finally:
-        venue.stop()
-
-
-def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
+def test_faults_through_the_venue_change_no_result(small_event, tmp_path, dynamodb_local):
     """Handsets losing their link right after an action (the acknowledgement is lost, the action is
     resent on reconnect), actions delivered twice, a second handset pressing at the same moment out of
     turn, the play handler failing on a first try (retried), messages overtaken by later ones, and a
@@ -154,6 +115,7 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
             reorder_every=6,
         ),
         log=log,
+        dynamodb_endpoint=dynamodb_local,
     )
     faulty = event.run()
     assert event.injected["drops"] >= 3 and event.injected["duplicates"] >= 5
@@ -177,7 +139,7 @@ def test_faults_through_the_venue_change_no_result(small_event, tmp_path):
     assert [r["commitment"] for r in faulty["rounds"]] == [r["commitment"] for r in clean["rounds"]]
 
 
-def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path):
+def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path, dynamodb_local):
     """3 seats per table, bidding and doubling on the handsets' buttons, a dealing table dealing the
     kitty: the exported standings equal the core's, recomputed with the Dou Dizhu tie-break chain."""
     log = io.StringIO()
@@ -191,6 +153,7 @@ def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path):
         boards=1,
         dealers=1,
         log=log,
+        dynamodb_endpoint=dynamodb_local,
     ).run()
     ruleset, boards = parse_results(document["results"])
     assert ruleset == "doudizhu-2016" and len(boards) == 2
@@ -200,9 +163,11 @@ def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path):
 
 
 @pytest.mark.skipif(find_mosquitto() is None, reason="mosquitto is not installed (.ci/run installs it)")
-def test_the_venue_runs_the_same_event_on_mosquitto(small_event, tmp_path):
+def test_the_venue_runs_the_same_event_on_mosquitto(small_event, tmp_path, dynamodb_local):
     """``--broker mosquitto``: the same seed gives the same event as on the embedded broker."""
     _, clean, _ = small_event
-    document = DemoEvent(**SMALL, out=tmp_path, log=io.StringIO(), broker="mosquitto").run()
+    document = DemoEvent(
+        **SMALL, out=tmp_path, log=io.StringIO(), broker="mosquitto", dynamodb_endpoint=dynamodb_local
+    ).run()
     assert document["results"] == clean["results"]
     assert document["standings"] == clean["standings"]

@@ -119,15 +119,21 @@ def test_the_host_mqtt_shim_works_past_descriptor_1024(broker):
 
 def test_a_venue_without_mosquitto_says_so_and_leaves_nothing_running(tmp_path, monkeypatch):
     from deckhand_local.venue import mosquitto
+    from deckhand_local.venue.database import Database
     from deckhand_local.venue.local import Venue
 
     monkeypatch.setattr(mosquitto, "find_mosquitto", lambda: None)
     venue = Venue(
-        dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=tmp_path, broker="mosquitto"
+        dynamodb_port=free_port(),
+        mqtt_port=free_port(),
+        http_port=0,
+        state_dir=tmp_path,
+        broker="mosquitto",
+        database=Database.MOTO,
     )
     with pytest.raises(VenueStartError, match="mosquitto is not installed"):
         venue.start()
-    assert venue.moto.process is None  # moto's server, started first, was stopped again
+    assert venue.db_server is not None and venue.db_server.process is None  # started first, stopped again
     with pytest.raises(ValueError, match="broker 'rabbit'"):
         Venue(broker="rabbit")
 
@@ -145,5 +151,5 @@ def test_deckhand_venue_on_a_port_in_use_is_a_clear_error(tmp_path, capsys, monk
         args = ["venue", "--state", str(tmp_path), "--mqtt-port", str(port), "--http-port", "0"]
         assert main([*args, "--dynamodb-port", str(free_port())]) == 2
     err = capsys.readouterr().err
-    assert f"deckhand venue: error: MQTT broker could not start on 127.0.0.1:{port}" in err
+    assert f"deckhand venue: error: port {port} on 127.0.0.1 is already in use" in err
     assert "Traceback" not in err and not (tmp_path / "venue.json").exists()

@@ -8,6 +8,7 @@ import sys
 from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, DUPLICATE_ALIASES, by_alias, game
 from deckhand.errors import DeckhandError
 
+from ..venue.database import Database
 from . import competition, matchplay, rules
 
 
@@ -91,8 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
     p_venue.add_argument("--dynamodb-port", type=int, default=8000)
     p_venue.add_argument("--mqtt-port", type=int, default=1883)
     p_venue.add_argument("--http-port", type=int, default=8080)
-    p_venue.add_argument("--state", default=".deckhand", help="state folder (token, persisted data)")
-    p_venue.add_argument("--persist", action="store_true", help="save the data on exit and load it on start")
+    p_venue.add_argument("--state", default=".deckhand", help="state folder (token, the database's files)")
+    p_venue.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start from an empty database (the default keeps the venue's data)",
+    )
+    p_venue.add_argument(
+        "--database",
+        choices=[str(d) for d in Database],
+        default=str(Database.DYNAMODB_LOCAL),
+        help="dynamodb-local: on disk in the state folder (default); moto: in memory, gone on stop",
+    )
     add_broker_option(p_venue)
     p_venue.add_argument(
         "--bridge-workers", type=positive_int, default=4, help="device messages handled at once (default 4)"

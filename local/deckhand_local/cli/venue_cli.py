@@ -13,6 +13,7 @@ from typing import IO
 
 from deckhand.errors import DeckhandError
 
+from ..venue.database import Database
 from ..venue.local import Venue
 
 
@@ -26,7 +27,8 @@ def run_venue(args: argparse.Namespace) -> int:
         mqtt_port=args.mqtt_port,
         http_port=args.http_port,
         state_dir=Path(args.state),
-        persist=args.persist,
+        database=Database(args.database),
+        fresh=args.fresh,
         broker=args.broker,
         bridge_workers=args.bridge_workers,
     ).start()
@@ -35,9 +37,9 @@ def run_venue(args: argparse.Namespace) -> int:
     print(
         f"  MQTT broker    127.0.0.1:{venue.mqtt_port}   ({args.broker}) devices use dh/<thing>/up and dh/<thing>/down"
     )
-    print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table}")
-    if args.persist:
-        print(f"  data is saved to {venue.data_file} on exit and loaded on start")
+    print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table} ({args.database})")
+    if venue.database is Database.DYNAMODB_LOCAL:
+        print(f"  data kept in   {venue.data_dir}   (restart to go on; --fresh to start empty)")
     stop.wait()
     print("stopping …")
     venue.stop()

@@ -25,6 +25,7 @@ from ..cli.organiser import ApiClient
 from .local import Venue
 from .lockstep import SimulatedClock, settle
 from .simulated import BotHandset, DealingTable, SimulatedDevice
+from .tables import unique_table_name
 
 STYLES = ("steady", "bold", "careful")
 
@@ -65,8 +66,10 @@ class DemoEvent:
         faults: Faults | None = None,
         round_limit: float = 600.0,
         broker: str = "embedded",
+        dynamodb_endpoint: str | None = None,
     ) -> None:
         self.seed = seed
+        self.dynamodb_endpoint = dynamodb_endpoint  # a database already running (tests share one)
         self.out = out
         self.ruleset = ruleset
         self.seats = game(ruleset).seats
@@ -108,7 +111,7 @@ class DemoEvent:
 
     def run(self) -> dict[str, Any]:
         started = time.monotonic()
-        self.say("Starting the local venue: DynamoDB (moto server), MQTT broker, bridge, API, timers …")
+        self.say("Starting the local venue: DynamoDB Local, MQTT broker, bridge, API, timers …")
         set_clock(self.clock.now)
         venue = Venue(
             dynamodb_port=free_port(),
@@ -116,6 +119,8 @@ class DemoEvent:
             http_port=0,
             state_dir=self.work / "venue",
             broker=self.broker,
+            dynamodb_endpoint=self.dynamodb_endpoint,
+            table=unique_table_name("demo"),
         ).start()
         if self.faults.handler_fails:
             self._failing_handler(venue)

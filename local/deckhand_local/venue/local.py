@@ -1,8 +1,10 @@
 """``deckhand venue``: the whole system on one machine, each part on 127.0.0.1.
 
-moto's server (in its own process) is the DynamoDB endpoint (the table made from template.yaml), an
-embedded broker (or mosquitto) carries MQTT, the bridge does what the IoT rule does, the Lambda
-handlers run in-process, the timers sweep every second, and an HTTP adapter serves the organiser API.
+DynamoDB Local (in its own process, its data on disk in the state folder) is the database, with the
+table made from template.yaml; an embedded broker (or mosquitto) carries MQTT, the bridge does what
+the IoT rule does, the Lambda handlers run in-process, the timers sweep every second, and an HTTP
+adapter serves the organiser API. A venue keeps its data: restarted, even after ``kill -9``, it goes
+on where it was; ``fresh`` starts from an empty database.
 """
 
 from __future__ import annotations
@@ -12,22 +14,28 @@ import json
 import logging
 import os
 import secrets
+import shutil
+import socket
 import threading
 from pathlib import Path
 from typing import Any
 
+from deckhand.errors import VenueStartError
 from deckhand.service import context, models
 from deckhand.service.messaging import MqttPublisher
 from deckhand.service.runtime import Runtime
 
 from .bridge import Bridge, mqtt_client
 from .broker import EmbeddedBroker
+from .database import Database
+from .dynamodb_local import DynamoDBLocal
 from .http_adapter import ApiServer
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .lockstep import LastSent
 from .mosquitto import MosquittoBroker
 from .motoserver import MotoServer
-from .tables import create_table, export_items, import_items
+from .processes import stop_orphan
+from .tables import ensure_table
 
 REGION = "us-east-1"
 BROKERS = ("embedded", "mosquitto")
@@ -50,7 +58,9 @@ class Venue:
         mqtt_port: int = 1883,
         http_port: int = 8080,
         state_dir: Path = Path(".deckhand"),
-        persist: bool = False,
+        database: Database = Database.DYNAMODB_LOCAL,
+        dynamodb_endpoint: str | None = None,
+        fresh: bool = False,
         table: str = "deckhand-local",
         sweep_seconds: float = 1.0,
         broker: str = "embedded",
@@ -62,7 +72,9 @@ class Venue:
         self.mqtt_port = mqtt_port
         self.http_port = http_port
         self.state_dir = state_dir
-        self.persist = persist
+        self.database = Database(database)
+        self.dynamodb_endpoint = dynamodb_endpoint  # a database server already running (tests share one)
+        self.fresh = fresh
         self.table = table
         self.sweep_seconds = sweep_seconds
         self.broker_kind = broker
@@ -76,8 +88,12 @@ class Venue:
         return f"http://127.0.0.1:{self.http_port}"
 
     @property
-    def data_file(self) -> Path:
-        return self.state_dir / "table.json"
+    def data_dir(self) -> Path:
+        return self.state_dir / "dynamodb"
+
+    @property
+    def running_file(self) -> Path:
+        return self.state_dir / "venue.json"
 
     def start(self) -> Venue:
         try:
@@ -94,16 +110,22 @@ class Venue:
         os.environ["AWS_DEFAULT_REGION"] = REGION
         for name in ("werkzeug", "moto", "amqtt", "transitions", "botocore", "urllib3"):
             logging.getLogger(name).setLevel(logging.ERROR)
-        self.moto = MotoServer(self.dynamodb_port).start()
-        self._parts.append(self.moto)
-        endpoint = f"http://127.0.0.1:{self.dynamodb_port}"
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self._replace_stale_venue()
+        ports = [self.mqtt_port] + ([self.http_port] if self.http_port else [])
+        if self.dynamodb_endpoint is None:
+            ports.append(self.dynamodb_port)
+        for port in ports:
+            if port_taken(port):
+                raise VenueStartError(
+                    f"port {port} on 127.0.0.1 is already in use: stop what uses it or pick another"
+                )
+        endpoint = self._start_database()
         models.configure(table_name=self.table, host=endpoint, region=REGION)
         import boto3
 
         self.dynamodb = boto3.client("dynamodb", endpoint_url=endpoint, region_name=REGION)
-        create_table(self.dynamodb, self.table, repository_root() / "template.yaml")
-        if self.persist and self.data_file.exists():
-            import_items(self.dynamodb, self.table, json.loads(self.data_file.read_text()))
+        ensure_table(self.dynamodb, self.table, repository_root() / "template.yaml")
 
         broker_class = MosquittoBroker if self.broker_kind == "mosquitto" else EmbeddedBroker
         self.broker = broker_class(self.mqtt_port).start()
@@ -126,19 +148,57 @@ class Venue:
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)
         self.timers.start()
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        (self.state_dir / "venue.json").write_text(
+        self.running_file.write_text(
             json.dumps(
                 {
+                    "pid": os.getpid(),
+                    "started": process_started(os.getpid()),
                     "api": self.api_url,
                     "token": self.token,
                     "mqtt_port": self.mqtt_port,
                     "dynamodb": endpoint,
+                    "dynamodb_pid": self.db_server.pid if self.db_server is not None else None,
+                    "database": str(self.database),
                     "table": self.table,
                 }
             )
         )
         return self
+
+    def _start_database(self) -> str:
+        """The DynamoDB endpoint: a shared server given by the caller, or one of our own."""
+        self.db_server: DynamoDBLocal | MotoServer | None = None
+        if self.dynamodb_endpoint is not None:
+            return self.dynamodb_endpoint
+        if self.database is Database.MOTO:
+            self.db_server = MotoServer(self.dynamodb_port)
+        else:
+            if self.fresh and self.data_dir.exists():
+                shutil.rmtree(self.data_dir)
+            self.db_server = DynamoDBLocal(self.dynamodb_port, self.data_dir)
+        self.db_server.start()
+        self._parts.append(self.db_server)
+        return f"http://127.0.0.1:{self.dynamodb_port}"
+
+    def _replace_stale_venue(self) -> None:
+        """A venue.json left by a venue that died without stopping (kill -9, power cut): stop the
+        database server it left running, so this venue can have its port and data files. A venue
+        still running from this folder is an error: two would share one database file."""
+        try:
+            running = json.loads(self.running_file.read_text())
+        except (OSError, ValueError):
+            self.running_file.unlink(missing_ok=True)
+            return
+        pid, started = running.get("pid"), running.get("started")
+        if isinstance(pid, int) and pid != os.getpid() and started and process_started(pid) == started:
+            raise VenueStartError(
+                f"a venue (process {pid}) is already running from {self.state_dir}: stop it first, "
+                "or use another --state folder"
+            )
+        server = running.get("dynamodb_pid")
+        if isinstance(server, int):
+            stop_orphan(server)
+        self.running_file.unlink(missing_ok=True)
 
     def _sweep(self) -> None:
         while not self._stop.wait(self.sweep_seconds):
@@ -163,8 +223,6 @@ class Venue:
 
     def stop(self) -> None:
         self._stop.set()
-        if self.persist:
-            self.data_file.write_text(json.dumps(export_items(self.dynamodb, self.table)))
         self.api.stop()
         self.bridge.close()
         self.invoker.close()
@@ -172,5 +230,23 @@ class Venue:
         self.publisher_client.disconnect()
         context.set_runtime(None)
         self.broker.stop()
-        self.moto.stop()
-        (self.state_dir / "venue.json").unlink(missing_ok=True)
+        if self.db_server is not None:
+            self.db_server.stop()
+        self.running_file.unlink(missing_ok=True)
+
+
+def port_taken(port: int) -> bool:
+    """Something already accepts connections there: starting on it would talk to a stranger."""
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def process_started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), or None if there is no such process:
+    with the pid it tells a live venue from a dead one whose pid was reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]

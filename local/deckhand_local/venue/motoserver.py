@@ -22,6 +22,7 @@ class MotoServer:
             [sys.executable, "-m", "moto.server", "-H", self.host, "-p", str(self.port)],
             stdout=subprocess.DEVNULL,  # it logs every request
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches the venue, which stops it
         )
         try:
             wait_listening(self.process, self.host, self.port, timeout, "moto's server")
@@ -29,6 +30,10 @@ class MotoServer:
             self.process = None
             raise
         return self
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
 
     def stop(self) -> None:
         process, self.process = self.process, None

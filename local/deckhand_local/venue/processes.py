@@ -1,11 +1,14 @@
-"""The venue's parts that run as processes of their own (moto's server, mosquitto): wait until one
-listens, stop one for good."""
+"""The venue's parts that run as processes of their own (DynamoDB Local, moto's server, mosquitto):
+wait until one listens, stop one for good, stop one a dead venue left behind."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 from deckhand.errors import VenueStartError
 
@@ -34,3 +37,29 @@ def stop_process(process: subprocess.Popen[bytes] | None, timeout: float = 10) -
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+# What a database server the venue starts has in its command line.
+SERVER_MARKERS = (b"DynamoDBLocal.jar", b"moto.server")
+
+
+def is_venue_server(pid: int) -> bool:
+    """Whether ``pid`` is still one of the venue's database servers, not a reused process id."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return any(marker in command for marker in SERVER_MARKERS)
+
+
+def stop_orphan(pid: int, timeout: float = 15) -> None:
+    """Stop the server a venue killed with SIGKILL left running (it has a session of its own), so a
+    restarted venue can take its port and data files."""
+    if not is_venue_server(pid):
+        return
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and is_venue_server(pid):
+        time.sleep(0.05)
+    if is_venue_server(pid):
+        os.kill(pid, signal.SIGKILL)

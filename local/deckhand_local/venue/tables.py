@@ -38,28 +38,29 @@ def table_definition(template: Path) -> dict[str, Any]:
     }
 
 
-def create_table(client: Any, name: str, template: Path) -> None:
-    """A fresh, empty table (moto keeps state per process: a second venue in one process starts clean;
-    persisted data is loaded afterwards from its file)."""
-    if name in client.list_tables()["TableNames"]:
-        client.delete_table(TableName=name)
-        client.get_waiter("table_not_exists").wait(TableName=name)
+def unique_table_name(prefix: str) -> str:
+    """A table of its own on a shared database server (DynamoDB's names: 3–255 of [A-Za-z0-9_.-])."""
+    import secrets
+
+    return f"deckhand-{prefix}-{secrets.token_hex(4)}"
+
+
+def ensure_table(client: Any, name: str, template: Path) -> bool:
+    """The venue's table, created from the template when missing; an existing table (a restarted
+    venue's data) is never deleted or changed. Returns whether it was created."""
+    if name in list_tables(client):
+        return False
     client.create_table(TableName=name, **table_definition(template))
-    client.get_waiter("table_exists").wait(TableName=name)
+    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 300})
+    return True
 
 
-def export_items(client: Any, name: str) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    kwargs: dict[str, Any] = {"TableName": name}
+def list_tables(client: Any) -> list[str]:
+    names: list[str] = []
+    kwargs: dict[str, Any] = {}
     while True:
-        page = client.scan(**kwargs)
-        items.extend(page["Items"])
-        if "LastEvaluatedKey" not in page:
-            return items
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-
-
-def import_items(client: Any, name: str, items: list[dict[str, Any]]) -> None:
-    for i in range(0, len(items), 25):
-        batch = [{"PutRequest": {"Item": item}} for item in items[i : i + 25]]
-        client.batch_write_item(RequestItems={name: batch})
+        page = client.list_tables(**kwargs)
+        names.extend(page["TableNames"])
+        if "LastEvaluatedTableName" not in page:
+            return names
+        kwargs["ExclusiveStartTableName"] = page["LastEvaluatedTableName"]

