@@ -1,5 +1,5 @@
 """Play path through the local venue: a device publishes an action → the broker → the bridge → the
-play handler → moto's DynamoDB server → every device of the table has its new view. Median and p99
+play handler → the venue's database (DynamoDB Local on disk; ``--database moto`` for moto's server) → every device of the table has its new view. Median and p99
 at 1, 16 and 64 concurrent tables, and sustained plays per second.
 
 Run with ``make bench-platform`` (or ``python bench/playpath_bench.py [--tables 1 16 64] [--think S]``).
@@ -113,7 +113,7 @@ class TableDriver:
         self.client.disconnect()
 
 
-def start_venue(state: Path, broker: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+def start_venue(state: Path, broker: str, workers: int, database: str) -> tuple[subprocess.Popen[bytes], int]:
     """``deckhand venue`` in a process of its own; returns it and its MQTT port once the API is up."""
     mqtt_port = free_port()
     process = subprocess.Popen(
@@ -126,7 +126,7 @@ def start_venue(state: Path, broker: str, workers: int) -> tuple[subprocess.Pope
             "--http-port",
             str(free_port()),
         ]
-        + ["--broker", broker, "--bridge-workers", str(workers)],
+        + ["--broker", broker, "--bridge-workers", str(workers), "--database", database],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -139,9 +139,9 @@ def start_venue(state: Path, broker: str, workers: int) -> tuple[subprocess.Pope
     return process, mqtt_port
 
 
-def run(tables: int, boards: int, think: float, broker: str, workers: int) -> dict[str, float]:
+def run(tables: int, boards: int, think: float, broker: str, workers: int, database: str) -> dict[str, float]:
     state = Path(tempfile.mkdtemp(prefix="deckhand-playpath-"))
-    venue, mqtt_port = start_venue(state, broker, workers)
+    venue, mqtt_port = start_venue(state, broker, workers, database)
     drivers: list[TableDriver] = []
     try:
         api = ApiClient(state_dir=state)
@@ -202,22 +202,31 @@ def main() -> int:
     parser.add_argument(
         "--broker", nargs="+", default=["embedded", "mosquitto"], help="brokers to measure (if installed)"
     )
+    parser.add_argument(
+        "--database",
+        nargs="+",
+        default=["dynamodb-local"],
+        choices=["dynamodb-local", "moto"],
+        help="the venue's database (DynamoDB Local on disk, or moto's server in memory)",
+    )
     args = parser.parse_args()
     brokers = [b for b in args.broker if b != "mosquitto" or find_mosquitto()]
     print("Play path through the local venue: publish → all four views of the table updated (ms)")
     print(f"  bridge workers {args.workers}; think time: mean {args.think} s (0 = closed loop)")
     print(
-        f"  {'broker':>9} {'tables':>6} {'think s':>7} {'plays':>7} {'median':>8} {'p99':>8} {'plays/s':>9}"
+        f"  {'database':>14} {'broker':>9} {'tables':>6} {'think s':>7} {'plays':>7} {'median':>8} {'p99':>8}"
+        f" {'plays/s':>9}"
     )
-    for broker in brokers:
-        rows = [(t, args.think) for t in args.tables] + ([(args.capacity, 0.0)] if args.capacity else [])
-        for tables, think in rows:
-            r = run(tables, args.boards, think, broker, args.workers)
-            print(
-                f"  {broker:>9} {tables:>6} {think:>7.1f} {r['plays']:>7.0f} {r['median_ms']:>8.1f}"
-                f" {r['p99_ms']:>8.1f} {r['per_second']:>9.1f}",
-                flush=True,
-            )
+    rows = [(t, args.think) for t in args.tables] + ([(args.capacity, 0.0)] if args.capacity else [])
+    for database in args.database:
+        for broker in brokers:
+            for tables, think in rows:
+                r = run(tables, args.boards, think, broker, args.workers, database)
+                print(
+                    f"  {database:>14} {broker:>9} {tables:>6} {think:>7.1f} {r['plays']:>7.0f}"
+                    f" {r['median_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['per_second']:>9.1f}",
+                    flush=True,
+                )
     return 0
 
 

@@ -1,7 +1,9 @@
-"""Scale: a 1,000-player online (non-venue) Big Two event through the Lambda handlers, moto in-process:
-time per round for seating and dealing, for scoring every table's boards, and for the standings.
+"""Scale: a 1,000-player online (non-venue) Big Two event through the Lambda handlers, on DynamoDB
+Local (on disk, as the local venue keeps its data) or moto in-process: time per round for seating and
+dealing, for scoring every table's boards, and for the standings.
 
-Run with ``make bench-platform`` (or ``python bench/scale_bench.py [--players 1000 --rounds 2]``).
+Run with ``make bench-platform`` (or ``python bench/scale_bench.py [--players 1000 --rounds 2]
+[--database dynamodb-local moto]``).
 The boards are played by the deterministic bot straight on the board items (one read and one write a
 board), since playing is the play path's figure (playpath_bench), not this one's. Prints figures.
 """
@@ -9,12 +11,15 @@ board), since playing is the play path's figure (playpath_bench), not this one's
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
 import sys
+import tempfile
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,26 +27,60 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 
+@contextlib.contextmanager
+def database(kind: str) -> Iterator[str]:
+    """The table, on a DynamoDB Local of its own (data on disk) or moto in-process; yields its label."""
+    from backend import create_table
+    from deckhand.service import events, models
+
+    if kind == "moto":
+        from moto import mock_aws
+
+        with mock_aws():
+            create_table()
+            yield "moto in-process"
+        return
+    from deckhand_local.venue.demo_event import free_port
+    from deckhand_local.venue.dynamodb_local import DynamoDBLocal
+
+    with tempfile.TemporaryDirectory(prefix="deckhand-scale-") as folder:
+        server = DynamoDBLocal(free_port(), Path(folder)).start()
+        try:
+            models.configure(table_name="deckhand-scale", host=server.endpoint, region="us-east-1")
+            models.create_table()
+            events._DEVICE_CACHE.clear()
+            yield "DynamoDB Local, on disk"
+        finally:
+            server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--boards", type=int, default=2, help="boards per round")
+    parser.add_argument(
+        "--database", nargs="+", default=["dynamodb-local"], choices=["dynamodb-local", "moto"]
+    )
     args = parser.parse_args()
+    for kind in args.database:
+        run(args, kind)
+    return 0
+
+
+def run(args: argparse.Namespace, kind: str) -> None:
     os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
     os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"
     warnings.filterwarnings("ignore", message="No application metrics to publish")
-    from backend import create_table, setup_moto_env
+    from backend import setup_moto_env
     from handlers import FakeContext, api_event, load_handler
-    from moto import mock_aws
 
     setup_moto_env()
     from deckhand.service import context, rounds, tableboard
     from deckhand.service.messaging import RecordingPublisher
     from deckhand.service.runtime import Runtime
 
-    with mock_aws():
-        create_table()
+    with database(kind) as label:
         fns = {name: load_handler(name) for name in ("api", "deal", "score")}
         timings: dict[str, float] = {}
 
@@ -77,7 +116,7 @@ def main() -> int:
         api("POST", "/events/online/players", {"players": [{"id": f"P{i:04d}"} for i in range(args.players)]})
         print(
             f"Scale: {args.players} players, {-(-args.players // 4)} tables, {args.boards} boards a round, "
-            "through the handlers (moto in-process) — seconds"
+            f"through the handlers ({label}) — seconds"
         )
         print(f"  {'round':>5} {'seat+deal':>10} {'play':>8} {'scoring':>8} {'standings':>10} {'boards':>7}")
         for number in range(1, args.rounds + 1):
@@ -125,7 +164,6 @@ def main() -> int:
                 flush=True,
             )
         context.set_runtime(None)
-    return 0
 
 
 if __name__ == "__main__":
