@@ -153,3 +153,26 @@ def test_deckhand_venue_on_a_port_in_use_is_a_clear_error(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert f"deckhand venue: error: port {port} on 127.0.0.1 is already in use" in err
     assert "Traceback" not in err and not (tmp_path / "venue.json").exists()
+
+
+def test_without_java_the_venue_says_in_one_line_what_to_install(tmp_path, capsys, monkeypatch):
+    import signal
+
+    from deckhand_local.cli.main import main
+    from deckhand_local.venue import dynamodb_local
+
+    monkeypatch.setattr(signal, "signal", lambda *a: None)  # keep pytest's own Ctrl-C handling
+    monkeypatch.setattr(dynamodb_local.shutil, "which", lambda name: None)
+    ports = [str(free_port()) for _ in range(3)]
+    args = ["venue", "--state", str(tmp_path), "--dynamodb-port", ports[0], "--mqtt-port", ports[1]]
+    assert main([*args, "--http-port", ports[2]]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Java is not installed" in err and "openjdk-17" in err
+    assert "Traceback" not in err and not (tmp_path / "venue.json").exists()
+
+
+def test_dynamodb_local_missing_from_the_checkout_is_a_clear_error(tmp_path):
+    from deckhand_local.venue.dynamodb_local import find_jar
+
+    with pytest.raises(VenueStartError, match="DynamoDB Local is not installed"):
+        find_jar(tmp_path)
