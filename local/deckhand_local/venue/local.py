@@ -26,7 +26,7 @@ from deckhand.service.messaging import MqttPublisher
 from deckhand.service.runtime import Runtime
 
 from .bridge import Bridge, mqtt_client
-from .broker import EmbeddedBroker
+from .broker import BrokerProcess
 from .database import Database
 from .dynamodb_local import DynamoDBLocal
 from .http_adapter import ApiServer
@@ -127,7 +127,7 @@ class Venue:
         self.dynamodb = boto3.client("dynamodb", endpoint_url=endpoint, region_name=REGION)
         ensure_table(self.dynamodb, self.table, repository_root() / "template.yaml")
 
-        broker_class = MosquittoBroker if self.broker_kind == "mosquitto" else EmbeddedBroker
+        broker_class = MosquittoBroker if self.broker_kind == "mosquitto" else BrokerProcess
         self.broker = broker_class(self.mqtt_port).start()
         self._parts.append(self.broker)
         self.handlers = load_handlers()
@@ -158,6 +158,7 @@ class Venue:
                     "mqtt_port": self.mqtt_port,
                     "dynamodb": endpoint,
                     "dynamodb_pid": self.db_server.pid if self.db_server is not None else None,
+                    "broker_pid": self.broker.pid,
                     "database": str(self.database),
                     "table": self.table,
                 }
@@ -195,9 +196,9 @@ class Venue:
                 f"a venue (process {pid}) is already running from {self.state_dir}: stop it first, "
                 "or use another --state folder"
             )
-        server = running.get("dynamodb_pid")
-        if isinstance(server, int):
-            stop_orphan(server)
+        for server in (running.get("dynamodb_pid"), running.get("broker_pid")):
+            if isinstance(server, int):
+                stop_orphan(server)
         self.running_file.unlink(missing_ok=True)
 
     def _sweep(self) -> None:

@@ -47,7 +47,10 @@ class MosquittoBroker:
         config = Path(self._folder.name) / "mosquitto.conf"
         config.write_text(CONFIG.format(port=self.port, host=self.host))
         self.process = subprocess.Popen(
-            [executable, "-c", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [executable, "-c", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches the venue, which stops it
         )
         try:
             wait_listening(self.process, self.host, self.port, timeout, "mosquitto")
@@ -55,6 +58,10 @@ class MosquittoBroker:
             self.stop()
             raise
         return self
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
 
     def stop(self, timeout: float = 5) -> None:
         process, self.process = self.process, None

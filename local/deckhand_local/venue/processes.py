@@ -39,12 +39,12 @@ def stop_process(process: subprocess.Popen[bytes] | None, timeout: float = 10) -
         process.wait()
 
 
-# What a database server the venue starts has in its command line.
-SERVER_MARKERS = (b"DynamoDBLocal.jar", b"moto.server")
+# What a server the venue starts (database, broker) has in its command line.
+SERVER_MARKERS = (b"DynamoDBLocal.jar", b"moto.server", b"deckhand_local.venue.broker", b"mosquitto")
 
 
 def is_venue_server(pid: int) -> bool:
-    """Whether ``pid`` is still one of the venue's database servers, not a reused process id."""
+    """Whether ``pid`` is still one of the venue's servers, not a reused process id."""
     try:
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
