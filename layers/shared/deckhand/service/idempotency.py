@@ -1,5 +1,5 @@
 """Idempotent POSTs: a request retried with the same ``Idempotency-Key`` gets the first answer and
-changes nothing (docs/api.md).
+changes nothing (docs/openapi.json, docs/data-model.md).
 
 A client that lost an answer (a dropped connection, a timeout, a 5xx) cannot know whether its request
 took effect; resending it with the same key is always safe. Powertools' idempotency utility keeps one
