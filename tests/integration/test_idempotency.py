@@ -4,8 +4,9 @@ and changes nothing; through the api handler as Lambda calls it, under moto."""
 import json
 
 import pytest
+from aws_lambda_powertools.event_handler import Response
 from backend import FakeClock, create_table, setup_moto_env
-from deckhand.service import clock, context, events, keys, models
+from deckhand.service import clock, context, events, idempotency, keys, models
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
 from handlers import FakeContext, api_event, load_handler
@@ -155,12 +156,21 @@ def test_an_error_is_not_remembered_so_a_retry_after_the_fix_succeeds(api):
     assert status == 201 and body["registered"][0]["id"] == "P1"
 
 
-def test_a_large_answer_is_remembered_whole(api):
+def test_a_large_answer_is_remembered_whole(api, monkeypatch):
+    monkeypatch.setattr(idempotency, "COMPRESS_ABOVE", 100)  # moto registers thousands of players slowly
     assert post(api, "/events", dict(EVENT, event_id="big"), "create")[0] == 201
-    players = {"players": [{"id": f"player-with-a-long-id-{i:05d}"} for i in range(3000)]}
+    players = {"players": [{"id": f"player-{i:03d}"} for i in range(30)]}
     first = post(api, "/events/big/players", players, "reg")
     retry = post(api, "/events/big/players", players, "reg")
-    assert first[0] == retry[0] == 201 and retry[1] == first[1] and len(first[1]["registered"]) == 3000
+    assert first[0] == retry[0] == 201 and retry[1] == first[1] and len(first[1]["registered"]) == 30
+    assert retry[2].get("Idempotent-Replayed") == "true"
+
+
+def test_the_largest_registration_answer_fits_in_one_item():
+    registered = [{"id": f"{i:064d}", "number": i} for i in range(1, 10_001)]  # PlayersBody's maximum
+    answer = idempotency.to_answer(Response(201, "application/json", {"registered": registered}))
+    assert len(json.dumps(answer)) < 300_000  # a DynamoDB item is at most 400 KB
+    assert idempotency.to_response(answer).body == {"registered": registered}
 
 
 def test_records_live_in_their_own_partition_with_a_ttl(api):
