@@ -19,34 +19,27 @@ import json
 import re
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.utilities.idempotency import (
-    DynamoDBPersistenceLayer,
-    IdempotencyConfig,
-    idempotent_function,
-)
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyAlreadyInProgressError,
-    IdempotencyValidationError,
-)
-from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from ..errors import DeckhandError
 from . import keys, models
 
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
 HEADER = "Idempotency-Key"
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9._~:-]{1,255}$")  # URL-safe, so a key can be logged and quoted as is
-EXPIRES_AFTER_SECONDS = (
-    24 * 60 * 60
-)  # a retry comes within seconds; a day covers a client that waits out an outage
+# A retry comes within seconds; a day also covers a client that waits out an outage.
+EXPIRES_AFTER_SECONDS = 24 * 60 * 60
 TTL_ATTRIBUTE = "ttl"  # the table's TimeToLiveSpecification (template.yaml): expired records are deleted
 REPLAYED_HEADER = "Idempotent-Replayed"
 
-COMPRESS_ABOVE = 32 * 1024  # bytes of body; an item is at most 400 KB, and a 10,000-player registration
-# answers ~0.4 MB of JSON that compresses tenfold
+# Bytes of body above which it is kept compressed: an item is at most 400 KB, and a 10,000-player
+# registration answers ~0.4 MB of JSON, which compresses tenfold.
+COMPRESS_ABOVE = 32 * 1024
 
 Answer = dict[str, Any]  # {"status", "headers", "body" | "body_z"}: a response as it is remembered
 
@@ -86,9 +79,18 @@ def request_scope(caller: str, method: str, path: str, key: str, body: Any) -> d
 
 
 class Store:
-    """The idempotency records of one table and endpoint (Powertools' DynamoDB persistence layer)."""
+    """The idempotency records of one table and endpoint (Powertools' DynamoDB persistence layer).
+
+    Powertools' idempotency is imported here, not with the module: it imports boto3 (~0.2 s), which
+    only a POST with a key needs, not every cold start of the api function."""
 
     def __init__(self, client: Any, table_name: str) -> None:
+        from aws_lambda_powertools.utilities.idempotency import (
+            DynamoDBPersistenceLayer,
+            IdempotencyConfig,
+            idempotent_function,
+        )
+
         self.persistence = DynamoDBPersistenceLayer(
             table_name=table_name,
             key_attr="pk",
@@ -126,6 +128,11 @@ class Store:
 
         The Lambda context bounds how long an unfinished record blocks retries: a request that crashed
         mid-way is re-run once its invocation's time is up instead of answering 409 until expiry."""
+        from aws_lambda_powertools.utilities.idempotency.exceptions import (
+            IdempotencyAlreadyInProgressError,
+            IdempotencyValidationError,
+        )
+
         if context is not None:
             self.config.register_lambda_context(context)
         try:
