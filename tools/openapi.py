@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+from deckhand.service import idempotency
 from deckhand.service.api import build_app
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "openapi.json"
@@ -21,7 +23,60 @@ def render() -> str:
             description="Every route requires IAM (SigV4) authorization at API Gateway.",
         )
     )
-    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    return json.dumps(with_idempotency(schema), indent=2, sort_keys=True) + "\n"
+
+
+def with_idempotency(schema: dict[str, Any]) -> dict[str, Any]:
+    """Every POST's Idempotency-Key header and its answers: the rule is applied to every POST by one
+    middleware (service/idempotency.py), not declared route by route, so it is documented the same way."""
+    components = schema.setdefault("components", {})
+    components.setdefault("parameters", {})["IdempotencyKey"] = {
+        "name": idempotency.HEADER,
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string", "pattern": idempotency.KEY_PATTERN.pattern, "maxLength": 255},
+        "description": (
+            "Makes the request safe to retry: a request with the key of an earlier one (same caller, "
+            "method and path) is answered with the first answer and changes nothing. Use a new key "
+            "(a UUID) for each new request, the same one for its retries. Answers of 400 and above are "
+            "not remembered: a retry of a refused request runs again. Remembered for 24 hours. Without "
+            "the header, the request is not protected."
+        ),
+    }
+    components.setdefault("schemas", {})["Error"] = {
+        "type": "object",
+        "properties": {"error": {"type": "string"}},
+        "required": ["error"],
+        "title": "Error",
+    }
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in schema["paths"].values():
+        post = operations.get("post")
+        if post is None:
+            continue
+        post.setdefault("parameters", []).append({"$ref": "#/components/parameters/IdempotencyKey"})
+        responses = post.setdefault("responses", {})
+        responses["400"] = {
+            "description": "A malformed Idempotency-Key, or a request refused",
+            "content": error,
+        }
+        responses["409"] = {
+            "description": (
+                "A request with this Idempotency-Key is still being processed (with Retry-After: retry "
+                "it), or the request conflicts with the event's state"
+            ),
+            "content": error,
+        }
+        validation = responses.get("422", {}).get("content", {}).get("application/json", {}).get("schema")
+        responses["422"] = {
+            "description": "Validation Error, or the Idempotency-Key was used with a different body",
+            "content": {
+                "application/json": {
+                    "schema": {"anyOf": [s for s in (validation, error["application/json"]["schema"]) if s]}
+                }
+            },
+        }
+    return schema
 
 
 if __name__ == "__main__":

@@ -93,3 +93,36 @@ def test_a_bad_body_is_refused_with_the_api_reason(venue, capsys, monkeypatch):
 def test_without_a_running_venue_the_command_says_so(capsys, monkeypatch, tmp_path):
     code, _, err = deckhand(capsys, monkeypatch, tmp_path, "standings", "org")
     assert code == 2 and "no local venue is running" in err
+
+
+def test_a_post_retried_with_its_key_acts_once_on_the_venues_database(venue):
+    import urllib.request
+
+    from deckhand.service import keys
+
+    venue, state = venue
+    info = json.loads((state / "venue.json").read_text())
+    body = json.dumps({k: v for k, v in EVENT.items() if k != "event_id"}).encode()
+
+    def create() -> tuple[dict, str | None]:
+        request = urllib.request.Request(
+            info["api"] + "/events",
+            data=body,
+            method="POST",
+            headers={
+                "Authorization": f"Bearer {info['token']}",
+                "Content-Type": "application/json",
+                "Idempotency-Key": "e2e-create-1",
+            },
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read()), response.headers.get("Idempotent-Replayed")
+
+    (first, replayed_first), (retry, replayed_retry) = create(), create()
+    assert retry == first and replayed_first is None and replayed_retry == "true"
+    records = venue.dynamodb.query(
+        TableName=venue.table,
+        KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": keys.IDEMPOTENCY_PK}},
+    )["Items"]
+    assert any(r["status"]["S"] == "COMPLETED" for r in records)  # on the venue's endpoint, not elsewhere

@@ -101,3 +101,26 @@ def test_openapi_document_is_current():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.DOC.read_text() == module.render(), "docs/openapi.json is stale: run `make openapi`"
+
+
+def test_idempotency_records_expire_by_the_tables_ttl_and_the_api_may_write_them(template):
+    from deckhand.service import idempotency
+
+    (table,) = resources(template, "AWS::DynamoDB::Table").values()
+    ttl = table["Properties"]["TimeToLiveSpecification"]
+    assert ttl == {"AttributeName": idempotency.TTL_ATTRIBUTE, "Enabled": True}
+    # Powertools gets, puts, updates and deletes its records: all in the CRUD policy of the api's role.
+    policies = template["Resources"]["ApiFunction"]["Properties"]["Policies"]
+    assert {"DynamoDBCrudPolicy": {"TableName": {"Ref": "EventTable"}}} in policies
+
+
+def test_every_post_documents_the_idempotency_key():
+    import json
+
+    doc = json.loads((TEMPLATE.parent / "docs" / "openapi.json").read_text())
+    posts = [ops["post"] for ops in doc["paths"].values() if "post" in ops]
+    assert posts
+    for post in posts:
+        assert {"$ref": "#/components/parameters/IdempotencyKey"} in post["parameters"], post["summary"]
+        assert {"400", "409", "422"} <= set(post["responses"]), post["summary"]
+    assert doc["components"]["parameters"]["IdempotencyKey"]["name"] == "Idempotency-Key"

@@ -1,7 +1,9 @@
 """The organiser and referee REST API (Powertools resolver); the OpenAPI document is generated from it.
 
 Every route is behind IAM authorization in API Gateway (template.yaml). Bodies are validated by
-their pydantic models; a bad body is a 422 with the offending field, and nothing is written.
+their pydantic models; a bad body is a 422 with the offending field, and nothing is written. Every
+POST takes an ``Idempotency-Key`` header: a retry with the same key gets the first answer and changes
+nothing (service/idempotency.py).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, Field
 
 from ..engines.registry import DUPLICATE_RULESETS
 from ..errors import DeckhandError
-from . import events, referee, rounds, scoring
+from . import events, idempotency, referee, rounds, scoring
 from .keys import player_of, table_of
 from .runtime import Runtime
 
@@ -93,11 +96,31 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
     @app.exception_handler(DeckhandError)  # type: ignore[untyped-decorator]
     def deckhand_error(exc: DeckhandError) -> Response[Any]:
-        status = 404 if isinstance(exc, events.NotFound) else 409 if isinstance(exc, events.Conflict) else 400
         body: dict[str, Any] = {"error": str(exc)}
         if isinstance(exc, events.GradeViolations):
             body["violations"] = exc.violations
-        return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=body)
+        # A request still in progress is worth retrying; the client's retry loop reads Retry-After.
+        headers = {"Retry-After": "1"} if isinstance(exc, idempotency.KeyInProgress) else None
+        return Response(_status_of(exc), content_types.APPLICATION_JSON, body, headers)
+
+    def run_once(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        """Every POST with an Idempotency-Key runs once per (caller, path, key); a retry is answered
+        from the record. After body validation, so a request refused for its body leaves no record."""
+        event = app.current_event
+        if event.http_method != "POST":
+            return next_middleware(app)
+        key = idempotency.parse_key(event.headers, event.multi_value_headers)
+        if key is None:
+            return next_middleware(app)
+        request = idempotency.request_scope(
+            caller(), "POST", event.path, key, idempotency.body_of(event.body)
+        )
+        answer = idempotency.store().answer(
+            request, lambda: idempotency.to_answer(next_middleware(app)), app.lambda_context
+        )
+        return idempotency.to_response(answer)
+
+    app.use(middlewares=[run_once])
 
     @app.post("/events")
     def create_event(spec: EventSpec) -> Response[dict[str, Any]]:
@@ -163,6 +186,16 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         return Response(200, "text/csv", _csv(doc))
 
     return app
+
+
+def _status_of(exc: DeckhandError) -> int:
+    if isinstance(exc, events.NotFound):
+        return 404
+    if isinstance(exc, events.Conflict | idempotency.KeyInProgress):
+        return 409
+    if isinstance(exc, idempotency.KeyReused):
+        return 422
+    return 400
 
 
 def _event_doc(item: Any) -> dict[str, Any]:

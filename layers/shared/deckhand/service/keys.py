@@ -70,6 +70,12 @@ def active_sk(event_id: str, round_no: int) -> str:
 
 AUDIT_PREFIX = "AUDIT#"
 
+# The organiser API's idempotency records (service/idempotency.py), written by Powertools: pk is this
+# partition, sk is "<prefix>#<hash of caller, method, path and Idempotency-Key>". One partition is
+# enough: organisers send a few requests a minute, and each record expires after a day (TTL).
+IDEMPOTENCY_PK = "IDEMPOTENCY"
+IDEMPOTENCY_SK_PREFIX = "REQUEST"
+
 
 def audit_sk(at_ms: int, token: str) -> str:
     """Audit entries sort by time; the token keeps two at the same millisecond apart."""
