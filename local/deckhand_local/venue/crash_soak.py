@@ -22,7 +22,7 @@ from deckhand.errors import DeckhandError
 from ..cli.organiser import ApiClient
 from .crash_report import comparable, stall_report, timed_out
 from .demo_event import STYLES, free_port
-from .realtime import RealTimeDevices
+from .realtime import TICK_SECONDS, RealTimeDevices
 from .seat_views import DatabaseSeatViews
 from .simulated import BotHandset, DealingTable, SimulatedDevice
 from .venue_process import VenueProcess
@@ -57,6 +57,7 @@ class SoakResult:
     results: dict[str, Any] = field(default_factory=dict)  # comparable(export): scores without play time
     stalled: str | None = None
     device_errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)  # restarts refused for a port still taken
 
 
 class CrashSoak:
@@ -76,6 +77,7 @@ class CrashSoak:
         stall_seconds: float = 90.0,
         gap_seconds: tuple[float, float] = (2.0, 8.0),
         kinds: tuple[str, ...] = KINDS,
+        tick_seconds: float = TICK_SECONDS,
     ) -> None:
         self.work = work
         self.seed = seed
@@ -91,6 +93,7 @@ class CrashSoak:
         self.stall_seconds = stall_seconds  # no progress for this long: the run stops and says where
         self.gap_seconds = gap_seconds  # play between a restart and the next random kill
         self.kinds = kinds
+        self.tick_seconds = tick_seconds  # bots think 1–3 ticks (few tables can play faster)
         self.random = random.Random(f"{seed}/kills")
         ports = (free_port(), free_port(), free_port())
         self.venue = VenueProcess(work / "venue", ports)
@@ -129,6 +132,7 @@ class CrashSoak:
                 self.result.accepted = len(self.devices.accepted)
                 self.result.device_errors = self.devices.errors
             self.venue.stop()
+            self.result.refusals = self.venue.refusals
         self.result.seconds = time.monotonic() - began
         return self.result
 
@@ -162,7 +166,7 @@ class CrashSoak:
         )
         players = [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, self.seats * self.tables + 1)]
         api.request("POST", f"/events/{EVENT_ID}/players", {"players": players})
-        tables = [
+        tables: list[dict[str, Any]] = [
             {
                 "id": f"T{t}",
                 "seats": [f"hs-T{t}-{s}" for s in range(self.seats)],
@@ -180,7 +184,7 @@ class CrashSoak:
                 devices.append(BotHandset(thing, port, state / thing, style, views=views))
             if table["dealer"]:
                 devices.append(DealingTable(table["dealer"], port, state / table["dealer"]))
-        self.devices = RealTimeDevices(devices).start()
+        self.devices = RealTimeDevices(devices, self.tick_seconds).start()
         self.say(f"Event {EVENT_ID!r}: {self.tables} tables, {self.rounds} rounds × {self.boards} boards")
 
     def _play_round(self, number: int, kills: int) -> None:

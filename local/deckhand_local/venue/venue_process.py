@@ -31,6 +31,8 @@ class VenueProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.start_seconds: list[float] = []  # how long each start took until the venue answered
+        self.server: int | None = None  # the database server of the last start killed
+        self.refusals: list[str] = []  # starts refused for a port still taken, and what held it
 
     @property
     def mqtt_port(self) -> int:
@@ -42,8 +44,26 @@ class VenueProcess:
             command += [option, str(port)]
         return [*command, *self.extra]
 
-    def start(self, timeout: float = 120) -> float:
-        """Start the venue and wait until it says it runs; the seconds that took."""
+    def start(self, timeout: float = 120, tries: int = 5) -> float:
+        """Start the venue and wait until it says it runs; the seconds that took. A start refused
+        because a port is still taken is tried again a little later (what held it is noted)."""
+        began = time.monotonic()
+        for attempt in range(tries):
+            try:
+                self._start(timeout)
+                break
+            except VenueStartError as exc:
+                if "already in use" not in str(exc) or attempt == tries - 1:
+                    raise
+                self.refusals.append(f"{exc}; listening: {listeners(self.ports)}")
+                if isinstance(self.server, int):
+                    stop_orphan(self.server)  # the venue.json naming it went with the refused start
+                time.sleep(2.0)
+        seconds = time.monotonic() - began
+        self.start_seconds.append(seconds)
+        return seconds
+
+    def _start(self, timeout: float) -> None:
         self.state.mkdir(parents=True, exist_ok=True)
         self.starts += 1
         log = self.state / f"venue-{self.starts}.log"
@@ -60,12 +80,10 @@ class VenueProcess:
                 self.kill()
                 raise VenueStartError(f"the venue did not start: {log.read_text(errors='replace')[-2000:]}")
             time.sleep(0.05)
-        seconds = time.monotonic() - began
-        self.start_seconds.append(seconds)
-        return seconds
 
     def kill(self) -> None:
         """SIGKILL: no handler runs, nothing is flushed or stopped (its database server lives on)."""
+        self.server = self.info().get("dynamodb_pid", self.server)
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
@@ -94,3 +112,17 @@ class VenueProcess:
     def api(self) -> ApiClient:
         """An organiser API client for the current start (each start has a new token)."""
         return ApiClient(state_dir=self.state)
+
+
+def listeners(ports: tuple[int, ...]) -> str:
+    """Which processes listen on ``ports`` (``ss``), for a start refused because one is taken."""
+    try:
+        out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    found = [
+        line.split()[3] + " " + line.split()[-1]
+        for line in out.splitlines()
+        if any(f":{p} " in line + " " for p in ports)
+    ]
+    return "; ".join(found) or "nothing"
