@@ -126,6 +126,8 @@ class CrashSoak:
             )
         except Stalled as exc:
             self.result.stalled = str(exc)
+            # What was played so far is audited all the same: a stall must not hide a lost action.
+            self.result.audit = audit_event(EVENT_ID, accepted=self.devices.accepted if self.devices else ())
         finally:
             if self.devices is not None:
                 self.devices.close()
