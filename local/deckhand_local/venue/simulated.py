@@ -133,6 +133,7 @@ class BotHandset(SimulatedDevice):
         self.seen: tuple[str, int, int] | None = None
         self.seen_tick = 0
         self.decision: Action | None = None
+        self.unseen = False  # the engine's view of the current screen was not known when last asked
 
     def _current(self) -> tuple[str, int, int] | None:
         message = self.app.message
@@ -149,9 +150,12 @@ class BotHandset(SimulatedDevice):
         from deckhand.engines.registry import DEFAULT, game
 
         message = self.app.message
-        view = self.engine_view()
-        if view is None or not self.app.options():
+        if not self.app.options():
             return None  # nothing asked of this seat
+        view = self.engine_view()
+        self.unseen = view is None
+        if view is None:
+            return None  # not known yet (a view read from a database that is restarting): asked again
         ruleset = message.get("g", DEFAULT)
         if ruleset not in self.bots:
             self.bots[ruleset] = game(ruleset).view_bot(self.style)
@@ -165,6 +169,8 @@ class BotHandset(SimulatedDevice):
         if key != self.seen:
             self.seen = key
             self.seen_tick = tick
+            self.decision = self._decide()
+        elif self.unseen:
             self.decision = self._decide()
         return self.decision is not None
 

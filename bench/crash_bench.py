@@ -1,0 +1,92 @@
+"""Crash soak through the local venue: a 16-table event whose venue process is killed with SIGKILL
+at least 20 times (right after a round is dealt, at random moments mid-board, right after a board
+ends while it is being scored) and started again on the same data; the simulated devices reconnect
+by themselves. Then the audit, and the results compared with a run of the same seed without kills.
+
+Run with ``make bench-crash`` (or ``python bench/crash_bench.py [--tables N] [--kills K]``). Prints:
+accepted actions lost, applied twice, replay mismatches, results equal or not. Exits non-zero on any
+problem, and on a stall (it then says which tables and boards are stuck, in which state).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from deckhand_local.venue.crash_report import differences
+from deckhand_local.venue.crash_soak import KINDS, CrashSoak, SoakResult
+
+
+def run(work: Path, args: argparse.Namespace, kills: int) -> SoakResult:
+    return CrashSoak(
+        work=work,
+        seed=args.seed,
+        log=sys.stderr,
+        tables=args.tables,
+        rounds=args.rounds,
+        boards=args.boards,
+        kills=kills,
+        kinds=tuple(args.kinds.split(",")),
+        stall_seconds=args.stall,
+    ).run()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--boards", type=int, default=3)
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--seed", default="crash")
+    parser.add_argument("--kinds", default=",".join(KINDS), help=f"kill moments, of {', '.join(KINDS)}")
+    parser.add_argument("--stall", type=float, default=90.0, help="seconds without progress that are a stall")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="deckhand-crash-"))
+    try:
+        print("Baseline (no kills) …", file=sys.stderr)
+        baseline = run(work / "baseline", args, 0)
+        print(f"Soak ({args.kills} kills) …", file=sys.stderr)
+        soak = run(work / "soak", args, args.kills)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    kinds = {k: sum(1 for x in soak.kills if x.kind == k) for k in KINDS}
+    restarts = [k.restart_seconds for k in soak.kills] or [0.0]
+    reconnects = [k.reconnect_seconds for k in soak.kills] or [0.0]
+    a = soak.audit
+    stalled = soak.stalled or baseline.stalled
+    equal = not stalled and differences(baseline.results, soak.results) == 0
+    rows = [
+        ("event", f"{args.tables} tables, {args.rounds} rounds × {args.boards} boards, seed {args.seed!r}"),
+        ("kills", f"{len(soak.kills)} ({', '.join(f'{n} {k}' for k, n in kinds.items())})"),
+        ("restart", f"median {statistics.median(restarts):.1f} s, max {max(restarts):.1f} s"),
+        ("devices back", f"median {statistics.median(reconnects):.1f} s, max {max(reconnects):.1f} s"),
+        ("time", f"baseline {baseline.seconds:.0f} s, soak {soak.seconds:.0f} s"),
+        ("accepted actions", f"baseline {baseline.accepted}, soak {soak.accepted}"),
+        ("timed-out decisions", f"baseline {baseline.timeouts}, soak {soak.timeouts}"),
+        ("lost", str(a.get("lost", "-"))),
+        ("applied twice", str(a.get("doubled", "-"))),
+        ("replay mismatches", str(a.get("replay_mismatches", "-"))),
+        ("results missing", str(a.get("results_missing", "-"))),
+        (
+            "results",
+            "equal" if equal else f"DIFFER ({differences(baseline.results, soak.results)} scores/totals)",
+        ),
+    ]
+    print("Crash soak")
+    for name, value in rows:
+        print(f"  {name:<20} {value}")
+    for label, result in (("baseline", baseline), ("soak", soak)):
+        if result.stalled:
+            print(f"  STALLED ({label}): {result.stalled}")
+        if result.device_errors:
+            print(f"  device errors ({label}): {result.device_errors[:5]}")
+    problems = stalled or not equal or any(a.get(k) for k in ("lost", "doubled", "replay_mismatches"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

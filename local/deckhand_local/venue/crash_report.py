@@ -1,0 +1,71 @@
+"""What a crash soak reads from the database after (or instead of) a finished event: the results to
+compare with a run without crashes, the decisions taken by timeouts, and where a stalled event is stuck."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deckhand.service import tableboard
+from deckhand.service.events import NotFound, get_event
+from deckhand.service.rounds import get_progress, get_round
+
+
+def comparable(export: dict[str, Any]) -> dict[str, Any]:
+    """The export without what the wall clock decides (play time, and the places and tie-breaks it
+    can settle): every board's score per player, and every player's total."""
+    scores = sorted(
+        (b["round"], b["board"], r["table"], r["seat"], r["player"], r["score"])
+        for b in export["results"]["boards"]
+        for r in b["results"]
+    )
+    totals = sorted((s["player"], s["total"]) for s in export["standings"]["standings"])
+    return {"scores": scores, "totals": totals}
+
+
+def differences(a: dict[str, Any], b: dict[str, Any]) -> int:
+    """How many board scores and totals differ between two ``comparable`` documents."""
+    count = 0
+    for part in ("scores", "totals"):
+        left, right = set(map(tuple, a.get(part, []))), set(map(tuple, b.get(part, [])))
+        count += len(left ^ right)
+    return count
+
+
+def timed_out(event_id: str) -> int:
+    """Decisions the timers took (the log's timeout entries) over the whole event."""
+    event = get_event(event_id)
+    count = 0
+    for number in range(1, event.current_round + 1):
+        r = get_round(event_id, number)
+        items = tableboard.load_many(event_id, number, [(e["table"], b) for e in r.seating for b in r.boards])
+        count += sum(1 for item in items.values() for entry in item.log if entry.get("to"))
+    return count
+
+
+def stall_report(event_id: str, round_no: int) -> str:
+    """The event, the round and every board that has not ended, with the state each is left in."""
+    event = get_event(event_id)
+    lines = [f"event {event_id}: status {event.status}, current round {event.current_round}"]
+    if round_no < 1:
+        return lines[0]
+    try:
+        r = get_round(event_id, round_no)
+    except NotFound:
+        return "\n".join([*lines, f"round {round_no}: not stored (its deal never ran)"])
+    done, total = get_progress(event_id, round_no)
+    lines.append(f"round {round_no}: status {r.status}, boards done {done}/{total}")
+    pairs = [(e["table"], b) for e in r.seating for b in r.boards]
+    items = tableboard.load_many(event_id, round_no, pairs)
+    for table, board in pairs:
+        item = items.get((table, board))
+        if item is None:
+            lines.append(f"  table {table} board {board}: missing")
+        elif item.status != "ended":
+            _, engine = tableboard.engine_of(item) if item.state else (None, None)
+            pending = engine.pending() if engine is not None else []
+            lines.append(
+                f"  table {table} board {board}: {item.status}, version {item.version}, "
+                f"{len(item.log)} log entries, seats to act {pending}, deadline {item.deadline or '-'}"
+                + (f", stopped: {item.stop_reason}" if item.stop_reason else "")
+            )
+    return "\n".join(lines)

@@ -1,0 +1,296 @@
+"""A crash soak: an event on a venue in its own process, killed with SIGKILL at chosen moments and
+started again on the same data while the simulated devices reconnect by themselves.
+
+The organiser's steps go through the HTTP API; the event's progress, the audit and the stall report
+are read straight from the venue's DynamoDB Local (the soak is trusted, like a referee's tool). A run
+with no kills, same seed, is the baseline its results are compared with.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from deckhand.engines.registry import DEFAULT, game
+from deckhand.errors import DeckhandError
+
+from ..cli.organiser import ApiClient
+from .crash_report import comparable, stall_report, timed_out
+from .demo_event import STYLES, free_port
+from .realtime import TICK_SECONDS, RealTimeDevices
+from .seat_views import DatabaseSeatViews
+from .simulated import BotHandset, DealingTable, SimulatedDevice
+from .venue_process import VenueProcess
+
+EVENT_ID = "crash"
+DEALING, DEALT, MID_BOARD, SCORING = "dealing", "dealt", "mid-board", "scoring"
+KINDS = (DEALING, DEALT, MID_BOARD, SCORING)
+
+
+class Stalled(DeckhandError):
+    """The event made no progress for too long: what is stuck, and in which state, is in the message."""
+
+
+@dataclass
+class Kill:
+    # DEALING: right after POST /rounds answered (the deal itself still under way); DEALT: as soon as
+    # the round is stored (deal orders and first views going out); MID_BOARD: a random moment;
+    # SCORING: right after a board ended (its result and the next board under way).
+    kind: str
+    round: int
+    restart_seconds: float  # until the restarted venue answered
+    reconnect_seconds: float  # until every device was connected again
+
+
+@dataclass
+class SoakResult:
+    seconds: float
+    kills: list[Kill] = field(default_factory=list)
+    audit: dict[str, int] = field(default_factory=dict)
+    accepted: int = 0
+    timeouts: int = 0  # decisions taken by their default because their time ran out
+    results: dict[str, Any] = field(default_factory=dict)  # comparable(export): scores without play time
+    stalled: str | None = None
+    device_errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)  # restarts refused for a port still taken
+
+
+class CrashSoak:
+    def __init__(
+        self,
+        *,
+        work: Path,
+        seed: str,
+        log: IO[str],
+        tables: int = 16,
+        groups: int = 2,
+        rounds: int = 2,
+        boards: int = 2,
+        dealers: int = 4,
+        kills: int = 0,
+        ruleset: str = DEFAULT,
+        stall_seconds: float = 90.0,
+        gap_seconds: tuple[float, float] = (2.0, 8.0),
+        kinds: tuple[str, ...] = KINDS,
+        tick_seconds: float = TICK_SECONDS,
+    ) -> None:
+        self.work = work
+        self.seed = seed
+        self.log = log
+        self.tables = tables
+        self.groups = groups
+        self.rounds = rounds
+        self.boards = boards
+        self.dealers = dealers
+        self.kills = kills
+        self.ruleset = ruleset
+        self.seats = game(ruleset).seats
+        self.stall_seconds = stall_seconds  # no progress for this long: the run stops and says where
+        self.gap_seconds = gap_seconds  # play between a restart and the next random kill
+        self.kinds = kinds
+        self.tick_seconds = tick_seconds  # bots think 1–3 ticks (few tables can play faster)
+        self.random = random.Random(f"{seed}/kills")
+        ports = (free_port(), free_port(), free_port())
+        self.venue = VenueProcess(work / "venue", ports)
+        self.devices: RealTimeDevices | None = None
+        self.result = SoakResult(0.0)
+
+    def say(self, text: str) -> None:
+        self.log.write(text + "\n")
+        self.log.flush()
+
+    def run(self) -> SoakResult:
+        from deckhand.service import models
+        from deckhand.service.audit import audit_event
+
+        began = time.monotonic()
+        self.say(f"Starting the venue ({self.venue.start():.1f} s)")
+        info = self.venue.info()
+        for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+            os.environ.setdefault(name, "local")  # DynamoDB Local takes any credentials
+        models.configure(table_name=info["table"], host=info["dynamodb"], region="us-east-1")
+        try:
+            self._register()
+            plan = self._plan()
+            for number in range(1, self.rounds + 1):
+                self._play_round(number, plan[number])
+            self.result.audit = audit_event(EVENT_ID, accepted=self.devices.accepted if self.devices else ())
+            self.result.timeouts = timed_out(EVENT_ID)
+            self.result.results = comparable(
+                self._api().request("GET", f"/events/{EVENT_ID}/export?format=json")
+            )
+        except Stalled as exc:
+            self.result.stalled = str(exc)
+            # What was played so far is audited all the same: a stall must not hide a lost action.
+            self.result.audit = audit_event(EVENT_ID, accepted=self.devices.accepted if self.devices else ())
+        finally:
+            if self.devices is not None:
+                self.devices.close()
+                self.result.accepted = len(self.devices.accepted)
+                self.result.device_errors = self.devices.errors
+            self.venue.stop()
+            self.result.refusals = self.venue.refusals
+        self.result.seconds = time.monotonic() - began
+        return self.result
+
+    def _api(self) -> ApiClient:
+        return self.venue.api()
+
+    def _plan(self) -> dict[int, int]:
+        """How many kills each round gets (the first of a round's kills is during its dealing)."""
+        base, extra = divmod(self.kills, self.rounds)
+        return {n: base + (1 if n <= extra else 0) for n in range(1, self.rounds + 1)}
+
+    def _register(self) -> None:
+        api = self._api()
+        api.request(
+            "POST",
+            "/events",
+            {
+                "event_id": EVENT_ID,
+                "name": "Crash soak",
+                "ruleset": self.ruleset,
+                "grade": "unrated",
+                "format": "pvp",
+                "rounds": self.rounds,
+                "boards_per_round": self.boards,
+                "groups": self.groups,
+                "venue": True,
+                "start": dt.date.today().isoformat(),
+                "seed": self.seed,
+                "deal_seed": self.seed,
+            },
+        )
+        players = [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, self.seats * self.tables + 1)]
+        api.request("POST", f"/events/{EVENT_ID}/players", {"players": players})
+        tables: list[dict[str, Any]] = [
+            {
+                "id": f"T{t}",
+                "seats": [f"hs-T{t}-{s}" for s in range(self.seats)],
+                "dealer": f"dealer-T{t}" if t <= self.dealers else None,
+            }
+            for t in range(1, self.tables + 1)
+        ]
+        api.request("POST", f"/events/{EVENT_ID}/tables", {"tables": tables})
+        views = DatabaseSeatViews()
+        devices: list[SimulatedDevice] = []
+        port, state = self.venue.mqtt_port, self.work / "devices"
+        for i, table in enumerate(tables):
+            for s, thing in enumerate(table["seats"]):
+                style = STYLES[(i + s) % len(STYLES)]  # as the demo: the tables' same seats differ
+                devices.append(BotHandset(thing, port, state / thing, style, views=views))
+            if table["dealer"]:
+                devices.append(DealingTable(table["dealer"], port, state / table["dealer"]))
+        self.devices = RealTimeDevices(devices, self.tick_seconds).start()
+        self.say(f"Event {EVENT_ID!r}: {self.tables} tables, {self.rounds} rounds × {self.boards} boards")
+
+    def _play_round(self, number: int, kills: int) -> None:
+        from deckhand.service.rounds import round_status
+
+        self._post_round(number)
+        self.say(f"Round {number}: requested")
+        first = DEALING if DEALING in self.kinds else DEALT if DEALT in self.kinds else None
+        if kills and first == DEALING:
+            self._crash(DEALING, number)
+            kills -= 1
+        kind, due = (DEALT, 0.0) if kills and first == DEALT else self._next_kill(kills)
+        ended: set[tuple[str, str]] = set()
+        progress, last_change = None, time.monotonic()
+        while True:
+            try:
+                status = round_status(EVENT_ID, number)
+            except Exception:  # noqa: BLE001 - the database is restarting: look again
+                status = None
+            if status is not None:
+                if status["status"] == "done" and self._event_status() in ("between_rounds", "finished"):
+                    self.say(f"Round {number}: done")
+                    return
+                now_ended = {
+                    (t["table"], b["board"])
+                    for t in status["tables"]
+                    for b in t["boards"]
+                    if b["status"] == "ended"
+                }
+                seen = (
+                    self.devices.accepted.__len__() if self.devices else 0,
+                    len(now_ended),
+                    status["status"],
+                )
+                if seen != progress:
+                    progress, last_change = seen, time.monotonic()
+                if kind == DEALT:
+                    self._crash(DEALT, number)
+                    kills -= 1
+                    kind, due = self._next_kill(kills)
+                    last_change = time.monotonic()
+                if kind == SCORING and now_ended - ended:
+                    self._crash(SCORING, number)
+                    kills -= 1
+                    kind, due = self._next_kill(kills)
+                    last_change = time.monotonic()
+                ended = now_ended
+            if kind == MID_BOARD and time.monotonic() >= due:
+                self._crash(MID_BOARD, number)
+                kills -= 1
+                kind, due = self._next_kill(kills)
+                last_change = time.monotonic()
+            if time.monotonic() - last_change > self.stall_seconds:
+                raise Stalled(
+                    f"round {number}: no progress for {self.stall_seconds:.0f} s\n"
+                    + stall_report(EVENT_ID, number)
+                )
+            time.sleep(0.05)
+
+    def _next_kill(self, left: int) -> tuple[str | None, float]:
+        """Mid-board (a random moment) and scoring (the next board's end) kills, in turn."""
+        kinds = [k for k in (SCORING, MID_BOARD) if k in self.kinds]
+        if left <= 0 or not kinds:
+            return None, 0.0
+        kind = kinds[len(self.result.kills) % len(kinds)]
+        return kind, time.monotonic() + self.random.uniform(*self.gap_seconds)
+
+    def _event_status(self) -> str | None:
+        from deckhand.service.events import get_event
+
+        try:
+            return str(get_event(EVENT_ID).status)
+        except Exception:  # noqa: BLE001 - the database is restarting
+            return None
+
+    def _post_round(self, number: int) -> None:
+        """POST /rounds; refused while the previous round has not let the event move on (a stall)."""
+        deadline = time.monotonic() + self.stall_seconds
+        while True:
+            try:
+                self._api().request("POST", f"/events/{EVENT_ID}/rounds")
+                return
+            except DeckhandError as exc:
+                if time.monotonic() > deadline:
+                    raise Stalled(
+                        f"round {number} refused for {self.stall_seconds:.0f} s: {exc}\n"
+                        + stall_report(EVENT_ID, number - 1)
+                    ) from None
+                time.sleep(1.0)
+
+    def _crash(self, kind: str, number: int) -> None:
+        """SIGKILL the venue, start it again on the same data, and wait until the devices are back."""
+        assert self.devices is not None
+        self.devices.pause()
+        self.venue.kill()
+        connects = self.devices.connects()
+        restart = self.venue.start()
+        began = time.monotonic()
+        self.devices.resume()
+        while not self.devices.reconnected(connects) and time.monotonic() - began < 60:
+            time.sleep(0.05)
+        kill = Kill(kind, number, restart, time.monotonic() - began)
+        self.result.kills.append(kill)
+        self.say(
+            f"  kill {len(self.result.kills)} ({kind}, round {number}): venue back in {restart:.1f} s, "
+            f"devices in {kill.reconnect_seconds:.1f} s more"
+        )

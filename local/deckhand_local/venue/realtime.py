@@ -1,0 +1,101 @@
+"""Simulated devices on the wall clock, in a thread of their own, against a venue in another process.
+
+Unlike the lock-step demo (lockstep.py) nothing here waits for the server: bots act when their think
+time is up, devices find a dead link and reconnect by themselves through the firmware's own
+``conn.step()``. What the devices were told was accepted (an ``ack`` for an action they sent) is
+recorded, for the audit: an acknowledged action must be in a board's log exactly once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .simulated import BotHandset, SimulatedDevice
+
+TICK_SECONDS = 0.25  # a bot's think time is its style's number of ticks (simulated.BotHandset)
+
+
+class RealTimeDevices:
+    def __init__(self, devices: Sequence[SimulatedDevice], tick_seconds: float = TICK_SECONDS) -> None:
+        self.devices = list(devices)
+        self.handsets = [d for d in self.devices if isinstance(d, BotHandset)]
+        self.tick_seconds = tick_seconds
+        self.accepted: set[tuple[str, str]] = set()  # (thing, message id) acknowledged by the server
+        self.actions = 0  # button presses that sent an action
+        self.errors: list[str] = []  # exceptions out of a device's step (none expected)
+        self._sent: dict[str, set[str]] = {d.thing: set() for d in self.devices}
+        self._paused = threading.Event()
+        self._closed = threading.Event()
+        self._stepping = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="devices", daemon=True)
+        for device in self.devices:
+            self._record(device)
+
+    def _record(self, device: SimulatedDevice) -> None:
+        """Note the ids of the actions the device queues, and the acks that answer them (the firmware
+        drops an action from its resend queue on that ack: the device believes it accepted)."""
+        sent = self._sent[device.thing]
+        queue, conn = device.conn.queue, device.conn
+        add, deliver = queue.add, conn.on_message
+
+        def queued(message: dict[str, Any]) -> None:
+            sent.add(message["msg"])
+            add(message)
+
+        def on_message(message: dict[str, Any]) -> None:
+            if message.get("t") == "ack" and message.get("msg") in sent:
+                self.accepted.add((device.thing, message["msg"]))
+            deliver(message)
+
+        queue.add = queued
+        conn.on_message = on_message
+
+    def start(self) -> RealTimeDevices:
+        self._thread.start()
+        return self
+
+    def pause(self) -> None:
+        """Stop stepping the devices (returns once no step is under way). While the venue is down a
+        device would back off up to 30 s between reconnects; paused, it reconnects a second after
+        the venue is back, so the bench measures recovery rather than back-off."""
+        self._paused.set()
+        with self._stepping:
+            pass
+
+    def resume(self) -> None:
+        self._paused.clear()
+
+    def close(self) -> None:
+        self._closed.set()
+        self._thread.join(timeout=30)
+        for device in self.devices:
+            if device.conn.client is not None:
+                device.conn.drop()
+
+    def connects(self) -> dict[str, int]:
+        """How many times each device has connected so far."""
+        return {d.thing: d.conn.connects for d in self.devices}
+
+    def reconnected(self, before: dict[str, int]) -> bool:
+        """Every device has connected again since ``before`` and is connected now."""
+        return all(d.conn.connected and d.conn.connects > before[d.thing] for d in self.devices)
+
+    def _run(self) -> None:
+        began = time.monotonic()
+        while not self._closed.is_set():
+            if self._paused.is_set():
+                time.sleep(0.01)
+                continue
+            with self._stepping:
+                tick = int((time.monotonic() - began) / self.tick_seconds)
+                for device in self.devices:
+                    try:
+                        device.step()
+                        if isinstance(device, BotHandset) and device.due(tick) and device.play():
+                            self.actions += 1
+                    except Exception as exc:  # noqa: BLE001 - one device's fault must not stop the others
+                        self.errors.append(f"{device.thing}: {exc!r}")
+            time.sleep(0.005)

@@ -1,0 +1,48 @@
+"""The engine's view of a seat read straight from the database, for simulated handsets' bots when the
+venue runs in another process (no publisher to ask): the bench is trusted, like a referee's tool."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from deckhand.service import tableboard
+from deckhand.service.events import get_device
+
+KEPT = 4096  # views remembered (a device asks again for the view it shows)
+
+
+class DatabaseSeatViews:
+    """``SeatViews`` from the stored board: answered only when the stored version is the view message's
+    own, so a bot never decides on a state newer or older than the screen its handset shows."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, str, int, int], dict[str, Any] | None] = {}
+        self._lock = threading.Lock()
+
+    def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None:
+        key = (thing, message["b"], message["r"], message["v"])
+        with self._lock:
+            if key in self._kept:
+                return self._kept[key]
+        view = self._read(thing, message)
+        if view is not None:
+            with self._lock:
+                self._kept[key] = view
+                while len(self._kept) > KEPT:
+                    del self._kept[next(iter(self._kept))]
+        return view
+
+    def _read(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None:
+        device = get_device(thing)
+        if device is None:
+            return None
+        try:
+            item = tableboard.load(device.event_id, message["r"], device.table, message["b"])
+        except Exception:  # noqa: BLE001 - the database restarts with the venue: asked again later
+            return None
+        if item is None or item.version != message["v"] or thing not in item.devices:
+            return None
+        _, board = tableboard.engine_of(item)
+        view: dict[str, Any] = board.view(item.devices.index(thing))
+        return view

@@ -1,0 +1,41 @@
+"""``make test``'s crash soak: a venue process killed with SIGKILL in the middle of a round and
+started again on its data; the devices reconnect by themselves, the event completes, nothing the
+devices were told was accepted is lost or applied twice, every board replays, and the results are
+those of the same event played without the kill (bench/crash_bench.py does this 20 times)."""
+
+import io
+
+from deckhand_local.venue.crash_report import differences
+from deckhand_local.venue.crash_soak import MID_BOARD, CrashSoak
+
+
+def soak(tmp_path, kills):
+    log = io.StringIO()
+    result = CrashSoak(
+        work=tmp_path / f"kills-{kills}",
+        seed="crash-test",
+        log=log,
+        tables=2,
+        groups=1,
+        rounds=1,
+        boards=2,
+        dealers=1,
+        kills=kills,
+        kinds=(MID_BOARD,),
+        gap_seconds=(3.0, 6.0),
+        tick_seconds=0.1,
+        stall_seconds=45.0,
+    ).run()
+    assert result.stalled is None, result.stalled + "\n" + log.getvalue()
+    return result
+
+
+def test_a_venue_killed_mid_round_restarts_and_the_event_completes_unchanged(tmp_path):
+    baseline = soak(tmp_path, kills=0)
+    crashed = soak(tmp_path, kills=1)
+    assert [k.kind for k in crashed.kills] == [MID_BOARD]
+    assert not crashed.device_errors
+    a = crashed.audit
+    assert crashed.accepted > 0 and a["boards"] == 4
+    assert (a["lost"], a["doubled"], a["replay_mismatches"], a["results_missing"]) == (0, 0, 0, 0)
+    assert differences(baseline.results, crashed.results) == 0
