@@ -176,3 +176,27 @@ def test_dynamodb_local_missing_from_the_checkout_is_a_clear_error(tmp_path):
 
     with pytest.raises(VenueStartError, match="DynamoDB Local is not installed"):
         find_jar(tmp_path)
+
+
+def test_a_venue_killed_while_starting_leaves_nothing_a_restart_cannot_stop(tmp_path):
+    """Killed after spawning its database but before it wrote venue.json: servers.json names the
+    orphan, and the restart stops it and takes its port instead of refusing or connecting to it."""
+    import json
+
+    from deckhand_local.venue.dynamodb_local import DynamoDBLocal
+    from deckhand_local.venue.local import Venue
+    from deckhand_local.venue.processes import is_venue_server
+
+    port = free_port()
+    orphan = DynamoDBLocal(port, tmp_path / "dynamodb").start()
+    (tmp_path / "servers.json").write_text(
+        json.dumps({"pid": 2**22 + 1, "started": "1", "database": orphan.pid})
+    )
+    venue = Venue(dynamodb_port=port, mqtt_port=free_port(), http_port=0, state_dir=tmp_path).start()
+    try:
+        assert not is_venue_server(orphan.pid)
+        assert venue.db_server is not None and venue.db_server.pid != orphan.pid
+    finally:
+        venue.stop()
+        orphan.stop()
+    assert not (tmp_path / "servers.json").exists() and not (tmp_path / "venue.json").exists()

@@ -18,7 +18,7 @@ from typing import Any
 
 from deckhand.errors import VenueStartError
 
-from .processes import stop_process, wait_listening
+from .processes import Spawned, stop_process, wait_listening
 
 
 class EmbeddedBroker:
@@ -89,7 +89,7 @@ class BrokerProcess:
     def pid(self) -> int | None:
         return None if self.process is None else self.process.pid
 
-    def start(self, timeout: float = 20) -> BrokerProcess:
+    def start(self, timeout: float = 20, spawned: Spawned | None = None) -> BrokerProcess:
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -105,6 +105,8 @@ class BrokerProcess:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+        if spawned is not None:
+            spawned(self.process.pid)
         try:
             wait_listening(self.process, self.host, self.port, timeout, "MQTT broker")
         except VenueStartError:

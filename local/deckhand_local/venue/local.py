@@ -93,7 +93,20 @@ class Venue:
 
     @property
     def running_file(self) -> Path:
+        """Where the organiser commands find the running venue (API, token, ports): written once it is up."""
         return self.state_dir / "venue.json"
+
+    @property
+    def servers_file(self) -> Path:
+        """This venue's process and its servers' processes, noted as each one is spawned: a venue killed
+        at any moment, even while starting, leaves what a restart must stop."""
+        return self.state_dir / "servers.json"
+
+    def _note_server(self, name: str, pid: int | None) -> None:
+        self._servers[name] = pid
+        staged = self.servers_file.with_suffix(".tmp")
+        staged.write_text(json.dumps(self._servers))
+        staged.replace(self.servers_file)
 
     def start(self) -> Venue:
         try:
@@ -112,6 +125,9 @@ class Venue:
             logging.getLogger(name).setLevel(logging.ERROR)
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self._replace_stale_venue()
+        self._servers: dict[str, int | str | None] = {}
+        self._note_server("pid", os.getpid())
+        self._servers["started"] = process_started(os.getpid())
         ports = [self.mqtt_port] + ([self.http_port] if self.http_port else [])
         if self.dynamodb_endpoint is None:
             ports.append(self.dynamodb_port)
@@ -128,7 +144,7 @@ class Venue:
         ensure_table(self.dynamodb, self.table, repository_root() / "template.yaml")
 
         broker_class = MosquittoBroker if self.broker_kind == "mosquitto" else BrokerProcess
-        self.broker = broker_class(self.mqtt_port).start()
+        self.broker = broker_class(self.mqtt_port).start(spawned=lambda pid: self._note_server("broker", pid))
         self._parts.append(self.broker)
         self.handlers = load_handlers()
         self.invoker = AsyncInvoker(self.handlers)
@@ -152,7 +168,6 @@ class Venue:
             json.dumps(
                 {
                     "pid": os.getpid(),
-                    "started": process_started(os.getpid()),
                     "api": self.api_url,
                     "token": self.token,
                     "mqtt_port": self.mqtt_port,
@@ -177,29 +192,29 @@ class Venue:
             if self.fresh and self.data_dir.exists():
                 shutil.rmtree(self.data_dir)
             self.db_server = DynamoDBLocal(self.dynamodb_port, self.data_dir)
-        self.db_server.start()
         self._parts.append(self.db_server)
+        self.db_server.start(spawned=lambda pid: self._note_server("database", pid))
         return f"http://127.0.0.1:{self.dynamodb_port}"
 
     def _replace_stale_venue(self) -> None:
-        """A venue.json left by a venue that died without stopping (kill -9, power cut): stop the
-        database server it left running, so this venue can have its port and data files. A venue
-        still running from this folder is an error: two would share one database file."""
+        """Files left by a venue that died without stopping (kill -9, power cut): stop the servers it
+        left running, so this venue can have their ports and data files, and drop its venue.json. A
+        venue still running from this folder is an error: two would share one database file."""
         try:
-            running = json.loads(self.running_file.read_text())
+            running = json.loads(self.servers_file.read_text())
         except (OSError, ValueError):
-            self.running_file.unlink(missing_ok=True)
-            return
+            running = {}
         pid, started = running.get("pid"), running.get("started")
         if isinstance(pid, int) and pid != os.getpid() and started and process_started(pid) == started:
             raise VenueStartError(
                 f"a venue (process {pid}) is already running from {self.state_dir}: stop it first, "
                 "or use another --state folder"
             )
-        for server in (running.get("dynamodb_pid"), running.get("broker_pid")):
+        for server in (running.get("database"), running.get("broker")):
             if isinstance(server, int):
                 stop_orphan(server)
         self.running_file.unlink(missing_ok=True)
+        self.servers_file.unlink(missing_ok=True)
 
     def _sweep(self) -> None:
         while not self._stop.wait(self.sweep_seconds):
@@ -234,6 +249,7 @@ class Venue:
         if self.db_server is not None:
             self.db_server.stop()
         self.running_file.unlink(missing_ok=True)
+        self.servers_file.unlink(missing_ok=True)
 
 
 def port_taken(port: int) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from deckhand.errors import VenueStartError
 
-from .processes import stop_process, wait_listening
+from .processes import Spawned, stop_process, wait_listening
 
 # Bound to loopback only. Nagle off, or a handler's five messages leave one acknowledgement apart.
 # A device's queued QoS 1 messages are never dropped (mosquitto's default drops past 1,000).
@@ -36,7 +36,7 @@ class MosquittoBroker:
         self.process: subprocess.Popen[bytes] | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
 
-    def start(self, timeout: float = 10) -> MosquittoBroker:
+    def start(self, timeout: float = 10, spawned: Spawned | None = None) -> MosquittoBroker:
         executable = find_mosquitto()
         if executable is None:
             raise VenueStartError(
@@ -52,6 +52,8 @@ class MosquittoBroker:
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches the venue, which stops it
         )
+        if spawned is not None:
+            spawned(self.process.pid)
         try:
             wait_listening(self.process, self.host, self.port, timeout, "mosquitto")
         except VenueStartError:

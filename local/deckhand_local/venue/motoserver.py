@@ -8,7 +8,7 @@ import sys
 
 from deckhand.errors import VenueStartError
 
-from .processes import stop_process, wait_listening
+from .processes import Spawned, stop_process, wait_listening
 
 
 class MotoServer:
@@ -17,13 +17,15 @@ class MotoServer:
         self.port = port
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30.0) -> MotoServer:
+    def start(self, timeout: float = 30.0, spawned: Spawned | None = None) -> MotoServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "moto.server", "-H", self.host, "-p", str(self.port)],
             stdout=subprocess.DEVNULL,  # it logs every request
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches the venue, which stops it
         )
+        if spawned is not None:
+            spawned(self.process.pid)
         try:
             wait_listening(self.process, self.host, self.port, timeout, "moto's server")
         except VenueStartError:

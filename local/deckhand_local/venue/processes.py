@@ -8,9 +8,12 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from deckhand.errors import VenueStartError
+
+Spawned = Callable[[int], None]  # told a server's process id as soon as it exists (before it listens)
 
 
 def wait_listening(process: subprocess.Popen[bytes], host: str, port: int, timeout: float, name: str) -> None:
