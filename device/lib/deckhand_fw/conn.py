@@ -93,7 +93,8 @@ class Connection:
             return
         try:
             self.client.check_msg()
-            if now - self.last_io >= self.keepalive_ms // 2:
+            # A message handler may have dropped the link (a resend that failed): nothing to ping then.
+            if self.client is not None and now - self.last_io >= self.keepalive_ms // 2:
                 self.client.ping()
                 self.last_io = now
         except OSError:

@@ -1,0 +1,90 @@
+"""The firmware's connection loop (device/lib/deckhand_fw/conn.py) with a fake MQTT client."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "device" / "lib") not in sys.path:
+    sys.path.insert(0, str(ROOT / "device" / "lib"))
+
+from deckhand_fw.conn import Connection  # noqa: E402
+
+
+class Ids:
+    n = 0
+
+    def next(self):
+        self.n += 1
+        return f"m{self.n}"
+
+
+class Queue:
+    def __init__(self):
+        self.items = []
+
+    def add(self, message):
+        self.items.append(message)
+
+    def ack(self, msg):
+        self.items = [m for m in self.items if m.get("msg") != msg]
+
+    def pending(self):
+        return list(self.items)
+
+
+class FlakyClient:
+    """Delivers one message on check_msg; every publish after connecting fails (the link died)."""
+
+    def __init__(self):
+        self.broken = False
+        self.pings = 0
+        self.callback = None
+
+    def set_callback(self, callback):
+        self.callback = callback
+
+    def connect(self):
+        pass
+
+    def subscribe(self, topic, qos):
+        pass
+
+    def publish(self, topic, payload, retain, qos):
+        if (
+            self.connected
+            and self.callback is not None
+            and self.pings >= 0
+            and getattr(self, "broken", False)
+        ):
+            raise OSError("link down")
+
+    def check_msg(self):
+        self.broken = True
+        self.callback(b"dh/t/down", b'{"t":"view","b":"1","r":1,"v":2}')
+
+    def ping(self):
+        self.pings += 1
+
+    def disconnect(self):
+        pass
+
+
+def test_a_handler_that_drops_the_link_mid_step_does_not_crash_the_loop():
+    """The message handler sends (an action answering the view); the send fails and drops the link;
+    the same step must not then ping a client that is gone."""
+    now = [0]
+    client = FlakyClient()
+    conn = None
+
+    def on_message(message):
+        conn.send({"t": "act", "msg": "a1"})
+
+    conn = Connection(
+        {"thing": "t"}, lambda cfg: client, lambda: now[0], Ids(), Queue(), on_message, keepalive_s=0
+    )
+    conn.step()  # connects
+    assert conn.connected
+    now[0] = 1000
+    conn.step()  # reads the view; the handler's send fails and drops the link; no ping on None
+    assert not conn.connected and client.pings == 0
+    assert conn.queue.pending() == [{"t": "act", "msg": "a1"}]  # the action is kept for the resend
