@@ -67,8 +67,10 @@ class EventItem(_Base):
     ranking = UnicodeAttribute(default="competition")
     seed = UnicodeAttribute()  # recorded: round-1 seating is reproducible from it
     deal_seed = UnicodeAttribute(null=True)  # demos and replays only: deals derived from it, not secret
-    status = UnicodeAttribute(default="registering")  # registering | playing | between_rounds | finished
+    # registering | dealing | playing | between_rounds | finished
+    status = UnicodeAttribute(default="registering")
     current_round = IntAttribute(default=0)
+    deal_error = UnicodeAttribute(null=True)  # why the last deal failed (the event went back to before it)
     created_at = IntAttribute()
     version = VersionAttribute()
 
