@@ -82,6 +82,23 @@ class PlayerItem(_Base):
     number = IntAttribute()  # fixed registration number (seed 001 appendix 3)
     silver_points = IntAttribute(default=0)
     red_points = IntAttribute(default=0)
+    registration = UnicodeAttribute(null=True)  # the digest of the request that registered the player
+
+
+class CounterItem(_Base):
+    """pk EVENT#<id>, sk COUNTER#PLAYERS: the last registration number given (changed only by a
+    compare-and-set, in the same transaction as the registration that takes the numbers)."""
+
+    value = IntAttribute()
+
+
+class RegistrationItem(_Base):
+    """pk EVENT#<id>, sk REGISTRATION#<digest>: one registration request — its first number, its size,
+    and whether all its players are written (a retry of an unfinished one completes it)."""
+
+    first = IntAttribute()
+    size = IntAttribute()  # players in the request
+    done = BooleanAttribute(default=False)
 
 
 class TableItem(_Base):
@@ -193,6 +210,8 @@ class ActiveItem(_Base):
 ALL_MODELS: tuple[type[_Base], ...] = (
     EventItem,
     PlayerItem,
+    CounterItem,
+    RegistrationItem,
     TableItem,
     DeviceItem,
     RoundItem,
