@@ -3,7 +3,7 @@
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.context import runtime
-from deckhand.service.rounds import deal_round
+from deckhand.service.rounds import DealFailed, deal_round
 
 logger = Logger(service="deal")
 metrics = Metrics(namespace="Deckhand", service="deal")
@@ -12,6 +12,11 @@ metrics = Metrics(namespace="Deckhand", service="deal")
 @logger.inject_lambda_context
 @metrics.log_metrics
 def handler(event, context):
-    item = deal_round(runtime(), event["event_id"], int(event["round"]))
+    try:
+        item = deal_round(runtime(), event["event_id"], int(event["round"]))
+    except DealFailed as exc:
+        # Not retried: the event is back before the round, with the reason, for the organiser to fix.
+        logger.warning("deal failed", extra={"event_id": event["event_id"], "why": str(exc)})
+        return {"event_id": event["event_id"], "round": int(event["round"]), "error": str(exc)}
     metrics.add_metric(name="TablesDealt", unit=MetricUnit.Count, value=len(item.seating))
     return {"event_id": event["event_id"], "round": int(event["round"]), "commitment": item.commitment}

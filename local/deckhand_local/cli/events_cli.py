@@ -1,4 +1,4 @@
-"""``deckhand event create|players|tables|start-round|status|standings|export`` over the API.
+"""``deckhand event create|players|tables|start-round|retry-deal|status|standings|export`` over the API.
 
 The answer (JSON) goes to stdout; progress of long waits goes to stderr, so scripts can read stdout.
 """
@@ -27,9 +27,17 @@ def round_progress(status: dict[str, Any]) -> str:
 
 
 def wait_for_round(
-    api: ApiClient, event_id: str, number: int, *, until_done: bool, timeout: float, progress: IO[str]
+    api: ApiClient,
+    event_id: str,
+    number: int,
+    *,
+    until_done: bool,
+    timeout: float,
+    progress: IO[str],
+    dealing: bool = False,
 ) -> dict[str, Any]:
-    """Poll a round's status (once a second) until it is dealt — or done — printing each change."""
+    """Poll a round's status (once a second) until it is dealt — or done — printing each change.
+    ``dealing``: the round was just requested; a deal that failed ends the wait with its reason."""
     deadline = time.monotonic() + timeout
     last = ""
     while True:
@@ -38,6 +46,8 @@ def wait_for_round(
         except ApiError as exc:
             if exc.status != 404:
                 raise
+            if dealing:
+                _check_deal(api, event_id, number)
             status = {}
             line = f"dealing round {number} …"
         else:
@@ -55,6 +65,22 @@ def wait_for_round(
         time.sleep(1.0)
 
 
+def _check_deal(api: ApiClient, event_id: str, number: int) -> None:
+    """A round not dealt yet: its deal failed if the event went back before it (with the reason)."""
+    event = api.request("GET", f"/events/{event_id}")
+    if event["status"] != "dealing" and event["current_round"] < number:
+        raise DeckhandError(event.get("deal_error") or f"round {number} was not dealt")
+
+
+def _deal_and_wait(api: ApiClient, event_id: str, path: str, progress: IO[str]) -> dict[str, Any]:
+    """Dealing is asynchronous: wait (with progress) until the round is in play."""
+    number = api.request("POST", path)["round"]
+    status = wait_for_round(
+        api, event_id, number, until_done=False, timeout=120, progress=progress, dealing=True
+    )
+    return {"round": number, "status": status["status"], "commitment": status["commitment"]}
+
+
 def run_event_command(
     args: argparse.Namespace, stdin: IO[str], stdout: IO[str], progress: IO[str] = sys.stderr
 ) -> int:
@@ -66,11 +92,11 @@ def run_event_command(
     elif command in ("players", "tables"):
         result = api.request("POST", f"/events/{args.event_id}/{command}", read_document(stdin))
     elif command == "start-round":
-        result = api.request("POST", f"/events/{args.event_id}/rounds")
-        number = result["round"]
-        # Dealing is asynchronous: wait (with progress) until the round is in play.
-        status = wait_for_round(api, args.event_id, number, until_done=False, timeout=120, progress=progress)
-        result = {"round": number, "status": status["status"], "commitment": status["commitment"]}
+        result = _deal_and_wait(api, args.event_id, f"/events/{args.event_id}/rounds", progress)
+    elif command == "retry-deal":
+        # A deal that failed for good: the current round is dealt again (the same boards).
+        number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"]
+        result = _deal_and_wait(api, args.event_id, f"/events/{args.event_id}/rounds/{number}/deal", progress)
     elif command == "status":
         number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"]
         if not number:

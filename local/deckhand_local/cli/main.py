@@ -71,14 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("event_id")
     for name, text in (
         ("start-round", "start the next round"),
+        ("retry-deal", "deal the current round again after its deal failed"),
         ("standings", "current standings"),
         ("status", "a round's status (default: the current round)"),
         ("export", "results for the governing platform"),
     ):
         p = event_sub.add_parser(name, help=text)
         p.add_argument("event_id")
-        if name == "status":
+        if name in ("status", "retry-deal"):
             p.add_argument("--round", type=int, help="round number (default: the current round)")
+        if name == "status":
             p.add_argument(
                 "--wait", action="store_true", help="wait until the round is done, with progress on stderr"
             )

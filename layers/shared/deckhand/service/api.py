@@ -151,6 +151,12 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         number = rounds.request_next_round(runtime(), event_id)
         return Response(202, content_types.APPLICATION_JSON, {"round": number, "status": "dealing"})
 
+    @app.post("/events/<event_id>/rounds/<number>/deal")
+    def retry_deal(event_id: str, number: int) -> Response[dict[str, Any]]:
+        """Deal the current round again after its deal failed for good (retry-safe: the same boards)."""
+        rounds.retry_deal(runtime(), event_id, number)
+        return Response(202, content_types.APPLICATION_JSON, {"round": number, "status": "dealing"})
+
     @app.get("/events/<event_id>/rounds/<number>")
     def round_status(event_id: str, number: int) -> dict[str, Any]:
         return rounds.round_status(event_id, number)
@@ -199,7 +205,7 @@ def _status_of(exc: DeckhandError) -> int:
 
 
 def _event_doc(item: Any) -> dict[str, Any]:
-    return {
+    doc = {
         "event_id": events.event_id_of(item),
         "name": item.name,
         "ruleset": item.ruleset,
@@ -213,6 +219,9 @@ def _event_doc(item: Any) -> dict[str, Any]:
         "current_round": item.current_round,
         "seed": item.seed,
     }
+    if item.deal_error:
+        doc["deal_error"] = item.deal_error  # why the last deal failed: fix it and start the round again
+    return doc
 
 
 def _csv(doc: dict[str, Any]) -> str:

@@ -246,25 +246,39 @@ def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[
             "score",
             {"event_id": item.event_id, "round": item.round, "table": item.table, "board": item.board},
         )
+        # The first delivery may have failed after the board was saved, before the next one started.
+        flow.start_next(rt, item)
     return result
 
 
 def _hello(
     rt: Runtime, thing: str, event_id: str, round_no: int, table: str, seat: int, msg: str
 ) -> dict[str, Any]:
-    """A (re)connected device gets its full current view (a rebooted handset resumes mid-board)."""
+    """A (re)connected device gets its full current view (a rebooted handset resumes mid-board).
+
+    A board left waiting after the one before it ended (a crash in between) is started first: then
+    every device at the table gets its view with the start."""
     from .rounds import get_round
 
     r = get_round(event_id, round_no)
     current = None
+    restart = None
     for b in r.boards:
         item = tableboard.load(event_id, round_no, table, b)
         if item is None:
             continue
+        if item.status == "waiting" and current is not None and current.status == "ended":
+            restart = current
+            break
         current = item
         if item.status in ("playing", "stopped"):
             break
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
+    if restart is not None:
+        if flow.start_next(rt, restart):
+            return {"status": "accepted"}
+        # Started meanwhile (by the sweep, a retried message): its view is the current one.
+        current = tableboard.load(event_id, round_no, table, restart.next_board) or current
     if current is None:
         return {"status": "accepted"}
     if seat == DEALER:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import re
 import secrets
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
+from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError
+from pynamodb.expressions.condition import Condition
 
 from ..competition.grades import EventPlan, check_event
 from ..engines.registry import game
@@ -21,13 +25,24 @@ from .keys import (
     event_pk,
     player_of,
     player_sk,
+    players_counter_sk,
+    registration_sk,
     table_sk,
 )
-from .models import DeviceItem, EventItem, PlayerItem, TableItem, transaction
+from .models import (
+    CounterItem,
+    DeviceItem,
+    EventItem,
+    PlayerItem,
+    RegistrationItem,
+    TableItem,
+    transaction,
+)
 
 FORMATS = ("pvp", "pva")
 THING_NAME = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
 ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+MAX_ATTEMPTS = 8  # registrations racing for numbers: each lost race is one more registration done
 
 
 class NotFound(DeckhandError):
@@ -112,39 +127,100 @@ def list_players(event_id: str) -> list[PlayerItem]:
 
 
 def register_players(event_id: str, players: list[dict[str, Any]]) -> list[PlayerItem]:
-    """Bulk registration, all or nothing; a player registered twice is an error, never a silent merge."""
+    """Bulk registration; a player registered twice is an error, never a silent merge.
+
+    Numbers come from the event's counter, taken once per request (by the digest of its players)
+    in one transaction with the record of the numbers given: two registrations at once never share
+    a number, and a retry of the same request gets the same numbers. Players are written in
+    transactions of 25; a failure half-way is completed by a retry of the request (its players
+    already written are its own, not duplicates), and a player taken meanwhile by another request
+    withdraws the players written so far: all or nothing.
+    """
     event = get_event(event_id)
     if event.status != "registering":
         raise Conflict("players can be registered only before the first round")
-    existing = {player_of(p.sk) for p in list_players(event_id)}
+    registered = list_players(event_id)
+    digest = _digest(players)
+    taken = {player_of(p.sk) for p in registered if p.registration != digest}
     seen: set[str] = set()
     for p in players:
         pid = p["id"]
         if not ID.match(pid):
             raise DeckhandError(f"player id {pid!r} may use letters, digits, '_', '.', '-' (1–64)")
-        if pid in seen or pid in existing:
+        if pid in seen or pid in taken:
             raise Conflict(f"player {pid!r} is registered twice")
         seen.add(pid)
-    start = len(existing)
+    registration = _numbers(event_id, digest, len(players), registered)
+    if registration.done:  # the same players, registered by an earlier request that completed
+        raise Conflict(f"player {players[0]['id']!r} is registered twice")
     items = [
         PlayerItem(
             event_pk(event_id),
             player_sk(p["id"]),
             name=p.get("name") or p["id"],
-            number=start + i + 1,
+            number=registration.first + i,
             silver_points=p.get("silver_points", 0),
             red_points=p.get("red_points", 0),
+            registration=digest,
         )
         for i, p in enumerate(players)
     ]
+    ours = PlayerItem.sk.does_not_exist() | (PlayerItem.registration == digest)
     for chunk in range(0, len(items), 25):
         try:
             with transaction() as tx:
                 for item in items[chunk : chunk + 25]:
-                    tx.save(item, condition=PlayerItem.sk.does_not_exist())
+                    tx.save(item, condition=ours)
         except TransactWriteError:
+            _withdraw(items[:chunk], digest)
             raise Conflict("a player in this batch is registered already") from None
+    registration.update(actions=[RegistrationItem.done.set(True)])
     return items
+
+
+def _digest(players: list[dict[str, Any]]) -> str:
+    """The same players in the same order: the same request (a retry)."""
+    canonical = json.dumps(players, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def _numbers(event_id: str, digest: str, count: int, registered: list[PlayerItem]) -> RegistrationItem:
+    """The request's registration numbers: taken from the counter by compare-and-set, in the same
+    transaction as the request's record, or read back from that record when a retry finds it."""
+    key = (event_pk(event_id), registration_sk(digest))
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            return RegistrationItem.get(*key, consistent_read=True)
+        except DoesNotExist:
+            pass
+        last, unchanged = _last_number(event_id, registered)
+        counter = CounterItem(event_pk(event_id), players_counter_sk())
+        registration = RegistrationItem(*key, first=last + 1, size=count)
+        try:
+            with transaction() as tx:
+                tx.update(counter, actions=[CounterItem.value.set(last + count)], condition=unchanged)
+                tx.save(registration, condition=RegistrationItem.sk.does_not_exist())
+        except TransactWriteError:
+            continue  # another registration took numbers meanwhile: read the counter again
+        return registration
+    raise Conflict("other registrations kept taking numbers meanwhile; try again")
+
+
+def _last_number(event_id: str, registered: list[PlayerItem]) -> tuple[int, Condition]:
+    """The last number given, and the condition that it is still the last (players registered before
+    the counter existed count too)."""
+    try:
+        last = CounterItem.get(event_pk(event_id), players_counter_sk(), consistent_read=True).value
+    except DoesNotExist:
+        return max((p.number for p in registered), default=0), CounterItem.value.does_not_exist()
+    return last, CounterItem.value == last
+
+
+def _withdraw(items: list[PlayerItem], digest: str) -> None:
+    """Players this request wrote before it failed, deleted again (only if still its own)."""
+    for item in items:
+        with contextlib.suppress(DeleteError):
+            item.delete(condition=PlayerItem.registration == digest)
 
 
 def list_tables(event_id: str) -> list[TableItem]:

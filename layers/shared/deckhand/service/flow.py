@@ -16,8 +16,12 @@ from .runtime import Runtime
 from .tableboard import Unchanged
 
 
-def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> None:
-    """Begin a waiting board at a table (idempotent): ask every seat, send views and the deal order."""
+def start_board(
+    rt: Runtime, event_id: str, round_no: int, table: str, board: str, *, resend: bool = True
+) -> bool:
+    """Begin a waiting board at a table (idempotent): ask every seat, send views and the deal order;
+    True if this call started it. ``resend``: views go out again when the board had started already
+    (a retried deal); a re-drive after a crash (:func:`start_next`) sends them only when it starts."""
 
     def change(item: BoardStateItem) -> bool | Unchanged[bool]:
         if item.status != "waiting":
@@ -28,7 +32,24 @@ def start_board(rt: Runtime, event_id: str, round_no: int, table: str, board: st
     item, started = tableboard.transact((event_id, round_no, table, board), change)
     if started:
         send_deal_order(rt, item)
-    after_change(rt, item)
+    if started or resend:
+        after_change(rt, item)
+    return started
+
+
+def start_next(rt: Runtime, item: BoardStateItem) -> bool:
+    """The board after an ended one is begun if it is still waiting; True if this call began it.
+
+    A crash after an ended board is saved but before the next one starts would otherwise stall the
+    table: a retried message (the duplicate path), a device's ``hello`` and the timers' sweep all call
+    this, and the version check lets exactly one of them start the board.
+    """
+    if item.status != "ended" or not item.next_board:
+        return False
+    try:
+        return start_board(rt, item.event_id, item.round, item.table, item.next_board, resend=False)
+    except DoesNotExist:
+        return False
 
 
 def current_deal(item: BoardStateItem) -> tuple[int, list[int]]:

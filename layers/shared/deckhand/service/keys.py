@@ -39,6 +39,16 @@ def table_sk(table: str) -> str:
     return f"{TABLE_PREFIX}{table}"
 
 
+def players_counter_sk() -> str:
+    """The event's counter of registration numbers given."""
+    return "COUNTER#PLAYERS"
+
+
+def registration_sk(digest: str) -> str:
+    """One registration request, by the digest of its players: the numbers it was given."""
+    return f"REGISTRATION#{digest}"
+
+
 def round_sk(round_no: int) -> str:
     return f"ROUND#{round_key(round_no)}"
 

@@ -79,8 +79,10 @@ class EventItem(_Base):
     ranking = UnicodeAttribute(default="competition")
     seed = UnicodeAttribute()  # recorded: round-1 seating is reproducible from it
     deal_seed = UnicodeAttribute(null=True)  # demos and replays only: deals derived from it, not secret
-    status = UnicodeAttribute(default="registering")  # registering | playing | between_rounds | finished
+    # registering | dealing | playing | between_rounds | finished
+    status = UnicodeAttribute(default="registering")
     current_round = IntAttribute(default=0)
+    deal_error = UnicodeAttribute(null=True)  # why the last deal failed (the event went back to before it)
     created_at = IntAttribute()
     version = VersionAttribute()
 
@@ -92,6 +94,23 @@ class PlayerItem(_Base):
     number = IntAttribute()  # fixed registration number (seed 001 appendix 3)
     silver_points = IntAttribute(default=0)
     red_points = IntAttribute(default=0)
+    registration = UnicodeAttribute(null=True)  # the digest of the request that registered the player
+
+
+class CounterItem(_Base):
+    """pk EVENT#<id>, sk COUNTER#PLAYERS: the last registration number given (changed only by a
+    compare-and-set, in the same transaction as the registration that takes the numbers)."""
+
+    value = IntAttribute()
+
+
+class RegistrationItem(_Base):
+    """pk EVENT#<id>, sk REGISTRATION#<digest>: one registration request — its first number, its size,
+    and whether all its players are written (a retry of an unfinished one completes it)."""
+
+    first = IntAttribute()
+    size = IntAttribute()  # players in the request
+    done = BooleanAttribute(default=False)
 
 
 class TableItem(_Base):
@@ -203,6 +222,8 @@ class ActiveItem(_Base):
 ALL_MODELS: tuple[type[_Base], ...] = (
     EventItem,
     PlayerItem,
+    CounterItem,
+    RegistrationItem,
     TableItem,
     DeviceItem,
     RoundItem,

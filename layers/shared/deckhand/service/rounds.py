@@ -1,7 +1,10 @@
 """Starting a round: Swiss seating, secure deals, a public commitment, and the first board at every table.
 
 Dealing is retry-safe: the round item (with a fresh 256-bit secret) is written first and every deal
-is derived from that secret, so a retried invocation rebuilds exactly the same boards.
+is derived from that secret, so a retried invocation rebuilds exactly the same boards. A deal that
+cannot be made (too few tables registered) fails before the round item exists: the event goes back
+to where it was, with the reason, for the organiser to fix and start the round again. A deal whose
+invocation failed for good is dealt again by :func:`retry_deal` (the organiser's route).
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ import json
 import secrets
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, PutError
+from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
 
 from ..competition import swiss
 from ..engines.common.cards import format_cards, make_deck
 from ..engines.common.shuffle import seeded_shuffle
 from ..engines.registry import Game, game
+from ..errors import DeckhandError
 from . import flow, tableboard
 from .clock import now_ms
 from .events import Conflict, event_id_of, get_event, list_players, list_tables
@@ -35,7 +39,16 @@ from .keys import (
     table_of,
 )
 from .messaging import event_topic
-from .models import ActiveItem, BoardStateItem, DealItem, EventItem, ProgressItem, RoundItem, StandingsItem
+from .models import (
+    ActiveItem,
+    BoardStateItem,
+    DealItem,
+    EventItem,
+    ProgressItem,
+    RoundItem,
+    StandingsItem,
+    transaction,
+)
 from .runtime import Runtime
 
 
@@ -51,12 +64,48 @@ def request_next_round(rt: Runtime, event_id: str) -> int:
     number = event.current_round + 1
     event.current_round = number
     event.status = "dealing"
+    event.deal_error = None
     try:
         event.save()
     except PutError:
         raise Conflict("the event changed meanwhile (another start?); try again") from None
     rt.invoke("deal", {"event_id": event_id, "round": number})
     return number
+
+
+class DealFailed(Conflict):
+    """The round cannot be dealt as the event stands (too few tables): nothing of it was written."""
+
+
+def retry_deal(rt: Runtime, event_id: str, round_no: int) -> None:
+    """Deal the event's current round again (organiser), after its deal invocation failed for good
+    and left the event dealing, or playing without every table's first board begun. Retry-safe: the
+    same round, boards and commitment; a round that cannot be dealt puts the event back (DealFailed)."""
+    event = get_event(event_id)
+    if event.status not in ("dealing", "playing") or event.current_round != round_no:
+        raise Conflict(
+            f"round {round_no} is not being dealt or played (the event is {event.status}, "
+            f"round {event.current_round})"
+        )
+    rt.invoke("deal", {"event_id": event_id, "round": round_no})
+
+
+def _deal_failed(event: EventItem, round_no: int, why: str) -> None:
+    """Back to before the round was requested, with the reason — only if the round item does not
+    exist (a deal that got that far is dealt on by a retry, never undone) and the event still waits
+    for this deal (a concurrent retry may have put it back already)."""
+    event_id = event_id_of(event)
+    with contextlib.suppress(TransactWriteError), transaction() as tx:
+        tx.condition_check(RoundItem, event_pk(event_id), round_sk(round_no), RoundItem.sk.does_not_exist())
+        tx.update(
+            event,
+            actions=[
+                EventItem.status.set("registering" if round_no == 1 else "between_rounds"),
+                EventItem.current_round.set(round_no - 1),
+                EventItem.deal_error.set(f"round {round_no} was not dealt: {why}"),
+            ],
+            condition=(EventItem.status == "dealing") & (EventItem.current_round == round_no),
+        )
 
 
 def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
@@ -111,7 +160,11 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         raise Conflict(f"round {round_no} is not the event's current round ({event.current_round})")
     g = game(event.ruleset)
     boards = board_ids(event)
-    round_item = _round_item(event, round_no, boards)
+    try:
+        round_item = _round_item(event, round_no, boards)
+    except DeckhandError as exc:  # raised before the round item is written: nothing to undo
+        _deal_failed(event, round_no, str(exc))
+        raise DealFailed(str(exc)) from None
     secret = round_item.salt
     deals = {
         f"{group}/{b}": deal_order(secret, group, b, g)

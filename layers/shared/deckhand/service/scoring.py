@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, TransactWriteError, UpdateError
+from pynamodb.exceptions import DoesNotExist, TransactWriteError
 
 from ..competition.documents import results_document, standings_document
 from ..competition.standings import BoardResults, Result, standings
@@ -102,7 +102,12 @@ def results_export(event: EventItem) -> dict[str, Any]:
 
 
 def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
-    """When every table has finished every board: standings, the salt revealed, the event moves on."""
+    """When every table has finished every board: standings, the salt revealed, the event moves on.
+
+    The round is marked done and the event moved on in one transaction, so no crash leaves one
+    without the other. ``round_end`` is published by every call that finds the round done: a retry of
+    the step that finished it publishes it again (the same message) rather than skipping it.
+    """
     try:
         progress = ProgressItem.get(event_pk(event_id), progress_sk(round_no), consistent_read=True)
     except DoesNotExist:
@@ -113,23 +118,37 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
         r = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return
-    event = get_event(event_id)
-    doc = compute_standings(event, round_no)
-    StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
-    try:
-        r.update(
-            actions=[RoundItem.status.set("done"), RoundItem.ended_at.set(now_ms())],
-            condition=RoundItem.status == "playing",
-        )
-    except UpdateError:
-        return  # another invocation finished the round
-    ActiveItem(ACTIVE, active_sk(event_id, round_no)).delete()
-    finished = round_no >= event.rounds
-    event.refresh(consistent_read=True)
-    event.update(actions=[EventItem.status.set("finished" if finished else "between_rounds")])
+    if r.status == "playing":
+        event = get_event(event_id)
+        doc = compute_standings(event, round_no)
+        StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
+        _finish_round(event, r, round_no)
     rt.publisher.publish(
         event_topic(event_id), {"t": "round_end", "r": round_no, "commit": r.commitment, "salt": r.salt}
     )
+
+
+def _finish_round(event: EventItem, r: RoundItem, round_no: int) -> None:
+    """Round done, out of the timers' sweep, event moved on: all or nothing. Lost to another
+    invocation that finished it: fine; any other failure is raised, for the retry to redo it."""
+    finished = round_no >= event.rounds
+    try:
+        with transaction() as tx:
+            tx.update(
+                r,
+                actions=[RoundItem.status.set("done"), RoundItem.ended_at.set(now_ms())],
+                condition=RoundItem.status == "playing",
+            )
+            tx.delete(ActiveItem(ACTIVE, active_sk(event_of(event.pk), round_no)))
+            tx.update(
+                event,
+                actions=[EventItem.status.set("finished" if finished else "between_rounds")],
+                condition=EventItem.current_round == round_no,
+            )
+    except TransactWriteError:
+        r.refresh(consistent_read=True)
+        if r.status != "done":
+            raise
 
 
 def recompute_latest_standings(event_id: str) -> None:

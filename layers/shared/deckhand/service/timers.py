@@ -1,4 +1,5 @@
-"""The scheduled sweep: timeouts applied to decisions whose time is up, and any ended board scored.
+"""The scheduled sweep: timeouts applied to decisions whose time is up, any ended board scored, and
+the board after an ended one started if a crash left it waiting.
 
 Every incoming device message also applies due timeouts first (devices.py), so the sweep only
 matters for tables that have gone quiet; it is cheap and safe to run as often as wanted.
@@ -17,7 +18,7 @@ from .tableboard import Unchanged
 
 
 def sweep(rt: Runtime) -> dict[str, int]:
-    counts = {"rounds": 0, "boards": 0, "timeouts": 0, "rescored": 0}
+    counts = {"rounds": 0, "boards": 0, "timeouts": 0, "rescored": 0, "started": 0}
     for active in ActiveItem.query(ACTIVE):
         try:
             r = RoundItem.get(event_pk(active.event_id), round_sk(active.round))
@@ -35,12 +36,17 @@ def sweep(rt: Runtime) -> dict[str, int]:
                 counts["boards"] += 1
                 if item.status == "playing" and item.deadline and item.deadline <= now_ms():
                     counts["timeouts"] += _timeout(rt, item)
-                elif item.status == "ended" and not _has_result(item):
-                    rt.invoke(
-                        "score",
-                        {"event_id": item.event_id, "round": item.round, "table": item.table, "board": b},
-                    )
-                    counts["rescored"] += 1
+                elif item.status == "ended":
+                    if not _has_result(item):
+                        rt.invoke(
+                            "score",
+                            {"event_id": item.event_id, "round": item.round, "table": item.table, "board": b},
+                        )
+                        counts["rescored"] += 1
+                    following = items.get((entry["table"], item.next_board))
+                    if following is not None and following.status == "waiting":
+                        # A crash after this board was saved, before the next one started: start it.
+                        counts["started"] += int(flow.start_next(rt, item))
     return counts
 
 

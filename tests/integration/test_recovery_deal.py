@@ -1,0 +1,172 @@
+"""A deal that fails: one that cannot be made puts the event back, with the reason, for the organiser
+to fix and start the round again; one whose invocation failed is dealt again by the organiser's route
+(``deckhand event retry-deal``). Either way the event then ends as a run without the fault."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from typing import Any
+
+import pytest
+from backend import (
+    CUP_EVENT,
+    SEEDED,
+    THINGS,
+    Backend,
+    Crash,
+    DeviceBot,
+    event_outcome,
+    run_round,
+    setup_moto_env,
+)
+from deckhand.service import api, events, rounds
+from deckhand.service.models import DealItem
+from deckhand_local.cli import events_cli
+from deckhand_local.cli.main import main
+from deckhand_local.cli.organiser import ApiError
+from handlers import FakeContext, api_event
+
+setup_moto_env()
+
+TABLE_A = {"id": "A", "seats": THINGS[:4], "dealer": "dealer-A"}
+TABLE_B = {"id": "B", "seats": THINGS[4:]}
+
+
+def register(b: Backend, tables: list[dict[str, Any]]) -> list[DeviceBot]:
+    events.create_event({**CUP_EVENT, **SEEDED})
+    events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 9)])
+    events.register_tables("cup", tables)
+    return [DeviceBot(b, t) for t in THINGS]
+
+
+def finish_event(b: Backend, bots: list[DeviceBot]) -> None:
+    """Round 1 is dealt: play it, and round 2."""
+    run_round(b, bots)
+    assert rounds.request_next_round(b.rt, "cup") == 2
+    run_round(b, bots)
+
+
+def test_too_few_tables_put_the_event_back_with_the_reason(reference, backend):
+    bots = register(backend, [TABLE_A])
+    with pytest.raises(rounds.DealFailed, match="needs 2 tables; 1 are registered"):
+        rounds.request_next_round(backend.rt, "cup")
+    event = events.get_event("cup")
+    assert (event.status, event.current_round) == ("registering", 0)
+    assert event.deal_error == "round 1 was not dealt: round 1 needs 2 tables; 1 are registered"
+    with pytest.raises(events.NotFound):
+        rounds.get_round("cup", 1)  # nothing of the round was written
+    # The organiser registers the missing table and starts the round again.
+    events.register_tables("cup", [TABLE_B])
+    assert rounds.request_next_round(backend.rt, "cup") == 1
+    assert events.get_event("cup").deal_error is None
+    finish_event(backend, bots)
+    assert event_outcome("cup") == reference[0]
+
+
+def test_a_deal_that_crashed_is_dealt_again_by_the_organiser(reference, backend, monkeypatch):
+    bots = register(backend, [TABLE_A, TABLE_B])
+    save = DealItem.save
+    saved: list[str] = []
+
+    def failing(item: DealItem, *args: Any, **kwargs: Any) -> Any:
+        saved.append(item.sk)
+        if len(saved) == 2:  # half the deals written, the round item already there
+            raise Crash("the deal invocation dies")
+        return save(item, *args, **kwargs)
+
+    monkeypatch.setattr(DealItem, "save", failing)
+    with pytest.raises(Crash):
+        rounds.request_next_round(backend.rt, "cup")
+    assert events.get_event("cup").status == "dealing"
+    with pytest.raises(events.Conflict, match="while the event is dealing"):
+        rounds.request_next_round(backend.rt, "cup")
+    with pytest.raises(events.Conflict, match="round 2 is not being dealt"):
+        rounds.retry_deal(backend.rt, "cup", 2)
+    rounds.retry_deal(backend.rt, "cup", 1)
+    assert events.get_event("cup").status == "playing"
+    finish_event(backend, bots)
+    assert event_outcome("cup") == reference[0]
+    assert [p for t, p in backend.publisher.sent if t.startswith("dh/events/")] == reference[1]
+
+
+class AsyncBackend(Backend):
+    """Deals run after the API has answered, as Lambda's asynchronous invocations (and the venue's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: list[tuple[str, dict[str, Any]]] = []
+        self.lose_next = False  # the next deal invocation is lost (failed for good)
+
+    def invoke(self, name: str, payload: dict[str, Any]) -> None:
+        if name == "deal":
+            if not self.lose_next:
+                self.pending.append((name, payload))
+            self.lose_next = False
+        else:
+            super().invoke(name, payload)
+
+    def run_pending(self) -> None:
+        while self.pending:
+            # The deal handler returns on DealFailed: the reason is on the event.
+            with contextlib.suppress(rounds.DealFailed):
+                super().invoke(*self.pending.pop(0))
+
+
+class InProcessApi:
+    """The CLI's API client, answered by the API's routes in this process."""
+
+    def __init__(self, b: AsyncBackend) -> None:
+        self.app = api.build_app(lambda: b.rt)
+        self.backend = b
+
+    def __call__(self, *args: Any, **kwargs: Any) -> InProcessApi:
+        return self
+
+    def request(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:
+        event = api_event("api-start-round.json", path=path, method=method, body=body)
+        response = self.app.resolve(event, FakeContext())
+        self.backend.run_pending()
+        answer = json.loads(response["body"]) if response["body"] else None
+        if response["statusCode"] >= 400:
+            raise ApiError(response["statusCode"], answer)
+        return answer
+
+
+def deckhand(capsys: Any, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code = main(["event", "--api", "http://in-process", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_organiser_sees_why_a_deal_failed_and_deals_again_from_the_command_line(capsys, monkeypatch):
+    from backend import create_table
+    from moto import mock_aws
+
+    with mock_aws():
+        create_table()
+        b = AsyncBackend()
+        register(b, [TABLE_A])
+        client = InProcessApi(b)
+        monkeypatch.setattr(events_cli, "ApiClient", client)
+        monkeypatch.setattr(events_cli.time, "sleep", lambda _: None)
+
+        code, _, err = deckhand(capsys, monkeypatch, "start-round", "cup")
+        assert code == 2 and "round 1 needs 2 tables; 1 are registered" in err
+        event = client.request("GET", "/events/cup")
+        assert event["status"] == "registering" and "1 are registered" in event["deal_error"]
+        code, _, err = deckhand(capsys, monkeypatch, "retry-deal", "cup", "--round", "1")
+        assert code == 2 and "HTTP 409: round 1 is not being dealt" in err
+
+        # A deal stuck in dealing (its invocation lost): retry-deal deals it.
+        events.register_tables("cup", [TABLE_B])
+        b.lose_next = True
+        assert client.request("POST", "/events/cup/rounds") == {"round": 1, "status": "dealing"}
+        assert client.request("GET", "/events/cup")["status"] == "dealing"
+        code, out, _ = deckhand(capsys, monkeypatch, "retry-deal", "cup")
+        answer = json.loads(out)
+        assert code == 0 and answer["round"] == 1 and answer["status"] == "playing"
+        assert answer["commitment"] == rounds.get_round("cup", 1).commitment
+        assert "deal_error" not in client.request("GET", "/events/cup")
