@@ -200,3 +200,27 @@ def test_a_venue_killed_while_starting_leaves_nothing_a_restart_cannot_stop(tmp_
         venue.stop()
         orphan.stop()
     assert not (tmp_path / "servers.json").exists() and not (tmp_path / "venue.json").exists()
+
+
+def test_an_invocation_queued_when_the_venue_dies_runs_when_it_is_back(tmp_path):
+    """The deal or scoring a handler asked for is journaled before the caller goes on (as Lambda's
+    queue keeps an event invocation): a venue killed before running it runs it on restart, once."""
+    import time
+    import types
+
+    from deckhand_local.venue.lambdas import AsyncInvoker
+
+    ran = []
+    module = types.SimpleNamespace(handler=lambda event, context: ran.append(event))
+    journal = tmp_path / "invocations"
+    dead = AsyncInvoker({"deal": module}, journal)  # never started: the process dies first
+    dead("deal", {"event_id": "e", "round": 1})
+    assert len(list(journal.glob("*.json"))) == 1 and ran == []
+    (journal / "torn.tmp").write_text('{"function": "de')  # a write the crash cut short: never run
+    back = AsyncInvoker({"deal": module}, journal).start()
+    deadline = time.monotonic() + 10
+    while back.pending and time.monotonic() < deadline:
+        time.sleep(0.01)
+    back.close()
+    assert ran == [{"event_id": "e", "round": 1}]
+    assert list(journal.glob("*.json")) == []  # done: not run again by the next start

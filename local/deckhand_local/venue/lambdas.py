@@ -1,16 +1,21 @@
 """The stack's Lambda handlers, loaded from ``functions/`` as Lambda loads them, and invoked locally.
 
 Asynchronous invocations (deal, score) go through a queue and a worker thread, as Lambda's event
-invocations do: the caller does not wait, failures are retried twice, then counted as failed.
+invocations do: the caller does not wait, failures are retried twice, then counted as failed. As
+Lambda's queue does, the venue's survives a crash: each invocation is written to the journal folder
+(and synced) before the caller goes on, and removed once done; a venue started again runs what its
+journal still holds.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import queue
 import threading
 import traceback
+import uuid
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -75,31 +80,65 @@ def call(module: ModuleType, name: str, event: dict[str, Any]) -> Any:
             metrics.clear_metrics()
 
 
+Job = tuple[str, dict[str, Any], Path | None]  # function, payload, its journal file
+
+
 class AsyncInvoker:
-    """``invoke(name, payload)`` like Lambda's InvocationType=Event: queued, retried twice."""
+    """``invoke(name, payload)`` like Lambda's InvocationType=Event: queued, retried twice; journaled
+    in ``journal`` (a folder) when given, so a crash loses no invocation."""
 
     RETRIES = 2
 
-    def __init__(self, handlers: dict[str, ModuleType]) -> None:
+    def __init__(self, handlers: dict[str, ModuleType], journal: Path | None = None) -> None:
         self.handlers = handlers
-        self.jobs: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
+        self.journal = journal
+        self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.failed: list[tuple[str, dict[str, Any], str]] = []
         self.pending = 0
         self._lock = threading.Lock()
+        if journal is not None:
+            journal.mkdir(parents=True, exist_ok=True)
+            for path in sorted(journal.glob("*.json"), key=lambda p: p.stat().st_mtime_ns):
+                self._resume(path)
         self.worker = threading.Thread(target=self._work, name="lambda-async", daemon=True)
+
+    def start(self) -> AsyncInvoker:
+        """Begin running invocations (the journal's first): once what they need (runtime, broker) is up."""
         self.worker.start()
+        return self
 
     def __call__(self, name: str, payload: dict[str, Any]) -> None:
+        path = None
+        if self.journal is not None:
+            path = self.journal / f"{uuid.uuid4().hex}.json"
+            staged = path.with_suffix(".tmp")
+            with staged.open("w") as out:
+                json.dump({"function": name, "payload": payload}, out)
+                out.flush()
+                os.fsync(out.fileno())
+            staged.replace(path)  # whole or absent: a crash mid-write leaves only the .tmp
+        self._enqueue((name, payload, path))
+
+    def _resume(self, path: Path) -> None:
+        try:
+            job = json.loads(path.read_text())
+            name, payload = job["function"], job["payload"]
+        except (OSError, ValueError, KeyError, TypeError):
+            path.rename(path.with_suffix(".unreadable"))  # kept for a person to look at, never run
+            return
+        self._enqueue((name, payload, path))
+
+    def _enqueue(self, job: Job) -> None:
         with self._lock:
             self.pending += 1
-        self.jobs.put((name, payload))
+        self.jobs.put(job)
 
     def _work(self) -> None:
         while True:
             job = self.jobs.get()
             if job is None:
                 return
-            name, payload = job
+            name, payload, path = job
             for attempt in range(self.RETRIES + 1):
                 try:
                     call(self.handlers[name], name, dict(payload))
@@ -107,6 +146,8 @@ class AsyncInvoker:
                 except Exception:  # noqa: BLE001 - kept for the failure destination, like Lambda
                     if attempt == self.RETRIES:
                         self.failed.append((name, payload, traceback.format_exc(limit=3)))
+            if path is not None:
+                path.unlink(missing_ok=True)  # done, or failed for good (kept in ``failed``)
             with self._lock:
                 self.pending -= 1
 

@@ -147,10 +147,15 @@ class Venue:
         self.broker = broker_class(self.mqtt_port).start(spawned=lambda pid: self._note_server("broker", pid))
         self._parts.append(self.broker)
         self.handlers = load_handlers()
-        self.invoker = AsyncInvoker(self.handlers)
+        # Journaled in the state folder (beside the database), unless the data is in memory anyway.
+        journal = self.state_dir / "invocations" if self.database is Database.DYNAMODB_LOCAL else None
+        if journal is not None and self.fresh and journal.exists():
+            shutil.rmtree(journal)
+        self.invoker = AsyncInvoker(self.handlers, journal)
         self.publisher_client = mqtt_client("server-publisher", "127.0.0.1", self.mqtt_port)
         self.sent = LastSent(MqttPublisher(self.publisher_client))
         context.set_runtime(Runtime(self.sent, self.invoker))
+        self.invoker.start()
         self.bridge = Bridge(
             "127.0.0.1",
             self.mqtt_port,
