@@ -82,8 +82,9 @@ def _deal_and_wait(api: ApiClient, event_id: str, path: str, progress: IO[str]) 
 
 
 def run_event_command(
-    args: argparse.Namespace, stdin: IO[str], stdout: IO[str], progress: IO[str] = sys.stderr
+    args: argparse.Namespace, stdin: IO[str], stdout: IO[str], progress: IO[str] | None = None
 ) -> int:
+    progress = progress or sys.stderr  # looked up now: a default bound at import would keep an old stream
     api = ApiClient(args.api, Path(args.state))
     command = args.event_command
     result: Any
