@@ -28,6 +28,9 @@ def sweep(rt: Runtime) -> dict[str, int]:
         items = tableboard.load_many(
             active.event_id, active.round, [(e["table"], b) for e in r.seating for b in r.boards]
         )
+        scored = _scored(
+            [item for item in items.values() if item.status == "ended"], active.event_id, active.round
+        )
         for entry in r.seating:
             for b in r.boards:
                 item = items.get((entry["table"], b))
@@ -37,7 +40,7 @@ def sweep(rt: Runtime) -> dict[str, int]:
                 if item.status == "playing" and item.deadline and item.deadline <= now_ms():
                     counts["timeouts"] += _timeout(rt, item)
                 elif item.status == "ended":
-                    if not _has_result(item):
+                    if (item.table, item.board) not in scored:
                         rt.invoke(
                             "score",
                             {"event_id": item.event_id, "round": item.round, "table": item.table, "board": b},
@@ -61,9 +64,9 @@ def _timeout(rt: Runtime, item: BoardStateItem) -> int:
     return timeouts.applied
 
 
-def _has_result(item: BoardStateItem) -> bool:
-    try:
-        ResultItem.get(event_pk(item.event_id), result_sk(item.round, item.table, item.board))
-    except DoesNotExist:
-        return False
-    return True
+def _scored(ended: list[BoardStateItem], event_id: str, round_no: int) -> set[tuple[str, str]]:
+    """(table, board) of the ended boards whose result is stored: one batch read, not one read a
+    board (the venue sweeps every second; a 64-table round has 256 boards)."""
+    keys = [(event_pk(event_id), result_sk(round_no, item.table, item.board)) for item in ended]
+    found = ResultItem.batch_get(keys, attributes_to_get=["pk", "sk", "table", "board"])
+    return {(result.table, result.board) for result in found}
