@@ -276,16 +276,18 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
     return items
 
 
-_DEVICE_CACHE: dict[str, tuple[float, DeviceItem]] = {}
+_DEVICE_CACHE: dict[tuple[str, str | None, str], tuple[float, DeviceItem]] = {}
 DEVICE_CACHE_SECONDS = 60.0
 
 
 def get_device(thing: str) -> DeviceItem | None:
     """The seat a thing is assigned to. Assignments never change within an event, so a warm Lambda
-    keeps them for a minute: one read fewer on every device message."""
+    keeps them for a minute: one read fewer on every device message. Kept per table and endpoint: a
+    process that works on two tables (tests, benches) never answers from the other one's."""
     import time
 
-    cached = _DEVICE_CACHE.get(thing)
+    key = (DeviceItem.Meta.table_name, DeviceItem.Meta.host, thing)
+    cached = _DEVICE_CACHE.get(key)
     now = time.monotonic()
     if cached is not None and now - cached[0] < DEVICE_CACHE_SECONDS:
         return cached[1]
@@ -293,5 +295,5 @@ def get_device(thing: str) -> DeviceItem | None:
         item = DeviceItem.get(device_pk(thing), META)
     except DoesNotExist:
         return None
-    _DEVICE_CACHE[thing] = (now, item)
+    _DEVICE_CACHE[key] = (now, item)
     return item
