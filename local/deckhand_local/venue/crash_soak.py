@@ -8,7 +8,6 @@ with no kills, same seed, is the baseline its results are compared with.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import random
 import time
@@ -21,10 +20,10 @@ from deckhand.errors import DeckhandError
 
 from ..cli.organiser import ApiClient
 from .crash_report import comparable, stall_report, timed_out
-from .demo_event import STYLES, free_port
+from .demo_event import free_port
+from .event_setup import EventShape, make_devices, register
 from .realtime import TICK_SECONDS, RealTimeDevices
 from .seat_views import DatabaseSeatViews
-from .simulated import BotHandset, DealingTable, SimulatedDevice
 from .venue_process import VenueProcess
 
 EVENT_ID = "crash"
@@ -147,45 +146,22 @@ class CrashSoak:
         return {n: base + (1 if n <= extra else 0) for n in range(1, self.rounds + 1)}
 
     def _register(self) -> None:
-        api = self._api()
-        api.request(
-            "POST",
-            "/events",
-            {
-                "event_id": EVENT_ID,
-                "name": "Crash soak",
-                "ruleset": self.ruleset,
-                "grade": "unrated",
-                "format": "pvp",
-                "rounds": self.rounds,
-                "boards_per_round": self.boards,
-                "groups": self.groups,
-                "venue": True,
-                "start": dt.date.today().isoformat(),
-                "seed": self.seed,
-                "deal_seed": self.seed,
-            },
+        shape = EventShape(
+            event_id=EVENT_ID,
+            name="Crash soak",
+            ruleset=self.ruleset,
+            seed=self.seed,
+            players=self.seats * self.tables,
+            seats=self.seats,
+            tables=self.tables,
+            groups=self.groups,
+            rounds=self.rounds,
+            boards=self.boards,
+            dealers=self.dealers,
         )
-        players = [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, self.seats * self.tables + 1)]
-        api.request("POST", f"/events/{EVENT_ID}/players", {"players": players})
-        tables: list[dict[str, Any]] = [
-            {
-                "id": f"T{t}",
-                "seats": [f"hs-T{t}-{s}" for s in range(self.seats)],
-                "dealer": f"dealer-T{t}" if t <= self.dealers else None,
-            }
-            for t in range(1, self.tables + 1)
-        ]
-        api.request("POST", f"/events/{EVENT_ID}/tables", {"tables": tables})
+        tables = register(self._api(), shape)
         views = DatabaseSeatViews()
-        devices: list[SimulatedDevice] = []
-        port, state = self.venue.mqtt_port, self.work / "devices"
-        for i, table in enumerate(tables):
-            for s, thing in enumerate(table["seats"]):
-                style = STYLES[(i + s) % len(STYLES)]  # as the demo: the tables' same seats differ
-                devices.append(BotHandset(thing, port, state / thing, style, views=views))
-            if table["dealer"]:
-                devices.append(DealingTable(table["dealer"], port, state / table["dealer"]))
+        devices = make_devices(tables, self.venue.mqtt_port, self.work / "devices", views)
         self.devices = RealTimeDevices(devices, self.tick_seconds).start()
         self.say(f"Event {EVENT_ID!r}: {self.tables} tables, {self.rounds} rounds × {self.boards} boards")
 

@@ -6,7 +6,6 @@ DynamoDB server; the organiser steps go through the HTTP API like any organiser'
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import shutil
 import socket
@@ -22,12 +21,11 @@ from deckhand.engines.registry import DEFAULT, game
 from deckhand.service.clock import set_clock
 
 from ..cli.organiser import ApiClient
+from .event_setup import EventShape, make_devices, register
 from .local import Venue
 from .lockstep import SimulatedClock, settle
-from .simulated import BotHandset, DealingTable, SimulatedDevice
+from .simulated import BotHandset, SimulatedDevice
 from .tables import unique_table_name
-
-STYLES = ("steady", "bold", "careful")
 
 
 def free_port() -> int:
@@ -164,54 +162,28 @@ class DemoEvent:
         return result
 
     def _register(self, api: ApiClient, venue: Venue) -> None:
-        event = {
-            "event_id": "demo",
-            "name": "Deckhand demo event",
-            "ruleset": self.ruleset,
-            "grade": "unrated",
-            "format": "pvp",
-            "rounds": self.rounds,
-            "boards_per_round": self.boards,
-            "groups": self.groups,
-            "venue": True,
-            "start": dt.date.today().isoformat(),
-            "seed": self.seed,
-            "deal_seed": self.seed,
-        }
-        api.request("POST", "/events", event)
-        api.request(
-            "POST",
-            "/events/demo/players",
-            {"players": [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, self.players + 1)]},
+        shape = EventShape(
+            event_id="demo",
+            name="Deckhand demo event",
+            ruleset=self.ruleset,
+            seed=self.seed,
+            players=self.players,
+            seats=self.seats,
+            tables=self.tables,
+            groups=self.groups,
+            rounds=self.rounds,
+            boards=self.boards,
+            dealers=self.dealers,
         )
-        tables: list[dict[str, Any]] = []
-        for t in range(1, self.tables + 1):
-            seats = [f"hs-T{t}-{s}" for s in range(self.seats)]
-            tables.append(
-                {"id": f"T{t}", "seats": seats, "dealer": f"dealer-T{t}" if t <= self.dealers else None}
-            )
-        api.request("POST", "/events/demo/tables", {"tables": tables})
+        tables = register(api, shape)
         self.say(
             f"Event 'demo' ({game(self.ruleset).name}): {self.players} players, {self.tables} tables in "
             f"{self.groups} groups, "
             f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
         )
-        for i, table in enumerate(tables):
-            for s, thing in enumerate(table["seats"]):
-                # Styles differ between the tables' same seats, or duplicate play would compare equals.
-                style = STYLES[(i + s) % len(STYLES)]
-                self.devices.append(
-                    BotHandset(thing, venue.mqtt_port, self.work / thing, style, views=venue.sent)
-                )
-            if table["dealer"]:
-                self.devices.append(
-                    DealingTable(
-                        table["dealer"],
-                        venue.mqtt_port,
-                        self.work / table["dealer"],
-                        self.faults.misread_board if i == 0 else None,
-                    )
-                )
+        self.devices.extend(
+            make_devices(tables, venue.mqtt_port, self.work, venue.sent, self.faults.misread_board)
+        )
         self._settle(venue)
 
     def _settle(self, venue: Venue) -> None:

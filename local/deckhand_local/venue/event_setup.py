@@ -1,0 +1,85 @@
+"""A simulated event's registration (event, players, tables) and its devices, shared by the lock-step
+demo and the crash soak: the same seed gives both the same event."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..cli.organiser import ApiClient
+from .simulated import BotHandset, DealingTable, SeatViews, SimulatedDevice
+
+STYLES = ("steady", "bold", "careful")
+
+
+@dataclass(frozen=True)
+class EventShape:
+    event_id: str
+    name: str
+    ruleset: str
+    seed: str
+    players: int
+    seats: int
+    tables: int
+    groups: int
+    rounds: int
+    boards: int
+    dealers: int
+
+
+def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
+    """Create the event (its deals derived from the seed: not secret), register P01… and the tables
+    T1… with their handsets (the first ``dealers`` with a dealing table); returns the tables."""
+    api.request(
+        "POST",
+        "/events",
+        {
+            "event_id": shape.event_id,
+            "name": shape.name,
+            "ruleset": shape.ruleset,
+            "grade": "unrated",
+            "format": "pvp",
+            "rounds": shape.rounds,
+            "boards_per_round": shape.boards,
+            "groups": shape.groups,
+            "venue": True,
+            "start": dt.date.today().isoformat(),
+            "seed": shape.seed,
+            "deal_seed": shape.seed,
+        },
+    )
+    players = [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, shape.players + 1)]
+    api.request("POST", f"/events/{shape.event_id}/players", {"players": players})
+    tables: list[dict[str, Any]] = [
+        {
+            "id": f"T{t}",
+            "seats": [f"hs-T{t}-{s}" for s in range(shape.seats)],
+            "dealer": f"dealer-T{t}" if t <= shape.dealers else None,
+        }
+        for t in range(1, shape.tables + 1)
+    ]
+    api.request("POST", f"/events/{shape.event_id}/tables", {"tables": tables})
+    return tables
+
+
+def make_devices(
+    tables: list[dict[str, Any]],
+    port: int,
+    state: Path,
+    views: SeatViews,
+    misread_board: str | None = None,
+) -> list[SimulatedDevice]:
+    """A bot handset per seat and a dealing table where registered (the first one misreading
+    ``misread_board`` once, for fault tests)."""
+    devices: list[SimulatedDevice] = []
+    for i, table in enumerate(tables):
+        for s, thing in enumerate(table["seats"]):
+            # Styles differ between the tables' same seats, or duplicate play would compare equals.
+            style = STYLES[(i + s) % len(STYLES)]
+            devices.append(BotHandset(thing, port, state / thing, style, views=views))
+        if table["dealer"]:
+            misread = misread_board if i == 0 else None
+            devices.append(DealingTable(table["dealer"], port, state / table["dealer"], misread))
+    return devices
