@@ -103,7 +103,10 @@ def test_whole_event_through_the_handlers(lambdas):
     code, standings_doc = call_api(fns, "api-standings.json")
     assert code == 200
     code, export = call_api(fns, "api-export-csv.json", method="GET")
-    assert code == 200 and export.splitlines()[0] == "round,board,group,table,seat,player,score,play_time"
+    assert export.splitlines()[0] == (
+        "round,board,group,table,seat,player,score,play_time,adjusted_from,adjustment_reason,deals"
+    )
+    assert code == 200 and all(line.endswith(",,secret") for line in export.splitlines()[1:])
     assert len(export.splitlines()) == 1 + 2 * 2 * 8
     # The standings equal the competition core's on the logged results.
     event = fns["api"].handler(api_event("api-export-csv.json", body=None), FakeContext())

@@ -71,6 +71,7 @@ def test_without_a_key_a_post_is_not_protected(api):
 
 def test_a_retried_referee_warning_is_logged_once(api):
     assert post(api, "/events", dict(EVENT, event_id="cup"), "create")[0] == 201
+    assert post(api, "/events/cup/players", {"players": [{"id": "P1"}]}, "players")[0] == 201
     warning = {"kind": "warning", "player": "P1", "reason": "slow play"}
     first = post(api, "/events/cup/referee", warning, "w-1")
     retry = post(api, "/events/cup/referee", warning, "w-1")
@@ -100,9 +101,9 @@ def test_a_retry_while_the_first_is_in_progress_is_a_409_to_retry(api, monkeypat
     seen = []
     create = events.create_event
 
-    def slow_create(data):
+    def slow_create(data, **kw):
         seen.append(post(api, "/events", EVENT, "k-1"))  # the client's retry arrives meanwhile
-        return create(data)
+        return create(data, **kw)
 
     monkeypatch.setattr(events, "create_event", slow_create)
     assert post(api, "/events", EVENT, "k-1")[0] == 201

@@ -1,7 +1,9 @@
 """The organiser and referee REST API (Powertools resolver); the OpenAPI document is generated from it.
 
-Every route is behind IAM authorization in API Gateway (template.yaml). Bodies are validated by
-their pydantic models; a bad body is a 422 with the offending field, and nothing is written. Every
+Every route is behind IAM authorization in API Gateway (template.yaml); the caller's verified
+identity then decides what it may do to an event (service/access.py: owner, organisers, referees).
+Bodies are validated by their strict pydantic models (service/bodies.py); a bad body is a 422 in the
+same ``{"error": …}`` shape as every other refusal, naming the field, and nothing is written. Every
 POST takes an ``Idempotency-Key`` header: a retry with the same key gets the first answer and changes
 nothing (service/idempotency.py).
 """
@@ -9,99 +11,59 @@ nothing (service/idempotency.py).
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel, Field
 
-from ..engines.registry import DUPLICATE_RULESETS
+from ..engines.contract import Rejected
 from ..errors import DeckhandError
-from . import events, idempotency, referee, rounds, scoring
+from . import access, events, idempotency, referee, rounds, scoring
+from .bodies import EventSpec, PlayersBody, RefereeAction, RolesBody, TablesBody, validation_error
+from .disclosure import deals_from, last_round_shown
 from .keys import player_of, table_of
+from .models import EventItem
 from .runtime import Runtime
-
-ID = r"^[A-Za-z0-9_.-]{1,64}$"
-THING = r"^[A-Za-z0-9_:-]{0,128}$"
-
-
-class EventSpec(BaseModel):
-    event_id: Annotated[str | None, Field(pattern=ID)] = None
-    name: Annotated[str, Field(min_length=1, max_length=200)]
-    ruleset: Literal[DUPLICATE_RULESETS]  # type: ignore[valid-type]  # the registry's, as an enum
-    grade: Literal[
-        "national_championship", "national_open", "A", "B1", "B2", "C1", "C2", "C3", "C4", "C5", "unrated"
-    ]
-    organiser: Literal["centre", "centre_guided", "registered_unit"] = "registered_unit"
-    format: Literal["pvp", "pva"] = "pvp"
-    rounds: Annotated[int, Field(ge=1, le=50)]
-    boards_per_round: Annotated[int, Field(ge=1, le=100)]
-    groups: Annotated[int, Field(ge=1, le=100)] = 1
-    venue: bool = True
-    fee: Annotated[int, Field(ge=0)] = 0
-    start: dt.date
-    ranking: Literal["competition", "dense"] = "competition"
-    seed: Annotated[str | None, Field(max_length=128)] = None
-    deal_seed: Annotated[
-        str | None,
-        Field(
-            max_length=128,
-            description="Demonstrations and replays only: boards derived from this seed are not secret.",
-        ),
-    ] = None
-
-
-class PlayerSpec(BaseModel):
-    id: Annotated[str, Field(pattern=ID)]
-    name: Annotated[str | None, Field(max_length=200)] = None
-    silver_points: Annotated[int, Field(ge=0)] = 0
-    red_points: Annotated[int, Field(ge=0)] = 0
-
-
-class PlayersBody(BaseModel):
-    players: Annotated[list[PlayerSpec], Field(min_length=1, max_length=10000)]
-
-
-class TableSpec(BaseModel):
-    id: Annotated[str, Field(pattern=ID)]
-    seats: Annotated[list[Annotated[str, Field(pattern=THING)]], Field(min_length=3, max_length=4)]
-    dealer: Annotated[str | None, Field(pattern=THING)] = None
-
-
-class TablesBody(BaseModel):
-    tables: Annotated[list[TableSpec], Field(min_length=1, max_length=1000)]
-
-
-class RefereeAction(BaseModel):
-    kind: Literal["warning", "violation", "adjust"]
-    player: Annotated[str | None, Field(pattern=ID)] = None
-    round: Annotated[int | None, Field(ge=1)] = None
-    table: Annotated[str | None, Field(pattern=ID)] = None
-    board: Annotated[str | None, Field(pattern=ID)] = None
-    scores: list[int] | None = None
-    reason: Annotated[str, Field(min_length=1, max_length=500)]
 
 
 def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     app = APIGatewayRestResolver(enable_validation=True)
 
     def caller() -> str:
-        ctx = app.current_event.request_context
-        identity = ctx.identity
-        return identity.user_arn or identity.caller or "unknown"
+        """The identity API Gateway verified (IAM: the signing principal's ARN; the local venue: the
+        token's organiser). A request without one is refused, never served as "unknown"."""
+        identity = app.current_event.request_context.identity
+        verified = identity.user_arn or identity.caller
+        if not verified:
+            raise access.NoIdentity("the request carries no verified identity")
+        return verified
+
+    def event_for(event_id: str, action: access.Action) -> EventItem:
+        """The event, if the caller may take ``action`` on it (403 otherwise; 404 if there is none)."""
+        event = events.get_event(event_id)
+        access.require(event, caller(), action)
+        return event
 
     @app.exception_handler(DeckhandError)  # type: ignore[untyped-decorator]
     def deckhand_error(exc: DeckhandError) -> Response[Any]:
         body: dict[str, Any] = {"error": str(exc)}
         if isinstance(exc, events.GradeViolations):
             body["violations"] = exc.violations
+        if isinstance(exc, Rejected):
+            body["code"] = exc.code
+        if isinstance(exc, events.SeedNotAllowed):
+            body["field"] = "deal_seed"
         # A request still in progress is worth retrying; the client's retry loop reads Retry-After.
         headers = {"Retry-After": "1"} if isinstance(exc, idempotency.KeyInProgress) else None
         return Response(_status_of(exc), content_types.APPLICATION_JSON, body, headers)
+
+    @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]
+    def bad_body(exc: RequestValidationError) -> Response[Any]:
+        return Response(422, content_types.APPLICATION_JSON, validation_error(exc.errors()))
 
     def run_once(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
         """Every POST with an Idempotency-Key runs once per (caller, path, key); a retry is answered
@@ -124,16 +86,30 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
     @app.post("/events")
     def create_event(spec: EventSpec) -> Response[dict[str, Any]]:
+        """Create an event; the caller (its verified identity) becomes its owner."""
         data = spec.model_dump()
-        item = events.create_event(data)
+        item = events.create_event(data, owner=caller())
         return Response(201, content_types.APPLICATION_JSON, _event_doc(item))
 
     @app.get("/events/<event_id>")
     def get_event(event_id: str) -> dict[str, Any]:
         return _event_doc(events.get_event(event_id))
 
+    @app.get("/events/<event_id>/roles")
+    def get_roles(event_id: str) -> dict[str, Any]:
+        """The event's owner and the roles granted (its staff only)."""
+        event = event_for(event_id, "referee")
+        return {"owner": event.owner, "roles": event.roles or {}}
+
+    @app.put("/events/<event_id>/roles")
+    def set_roles(event_id: str, body: RolesBody) -> dict[str, Any]:
+        """Replace the roles of the event (owner only): identity → ``organiser`` or ``referee``."""
+        event = access.set_roles(events.get_event(event_id), caller(), dict(body.roles))
+        return {"owner": event.owner, "roles": event.roles or {}}
+
     @app.post("/events/<event_id>/players")
     def register_players(event_id: str, body: PlayersBody) -> Response[dict[str, Any]]:
+        event_for(event_id, "organise")
         items = events.register_players(event_id, [p.model_dump() for p in body.players])
         return Response(
             201,
@@ -143,17 +119,20 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
     @app.post("/events/<event_id>/tables")
     def register_tables(event_id: str, body: TablesBody) -> Response[dict[str, Any]]:
+        event_for(event_id, "organise")
         items = events.register_tables(event_id, [t.model_dump() for t in body.tables])
         return Response(201, content_types.APPLICATION_JSON, {"registered": [table_of(t.sk) for t in items]})
 
     @app.post("/events/<event_id>/rounds")
     def start_round(event_id: str) -> Response[dict[str, Any]]:
+        event_for(event_id, "organise")
         number = rounds.request_next_round(runtime(), event_id)
         return Response(202, content_types.APPLICATION_JSON, {"round": number, "status": "dealing"})
 
     @app.post("/events/<event_id>/rounds/<number>/deal")
     def retry_deal(event_id: str, number: int) -> Response[dict[str, Any]]:
         """Deal the current round again after its deal failed for good (retry-safe: the same boards)."""
+        event_for(event_id, "organise")
         rounds.retry_deal(runtime(), event_id, number)
         return Response(202, content_types.APPLICATION_JSON, {"round": number, "status": "dealing"})
 
@@ -163,29 +142,37 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
     @app.get("/events/<event_id>/results")
     def results(event_id: str) -> dict[str, Any]:
-        return scoring.results_export(events.get_event(event_id))
+        """Board results of the rounds that are done (service/disclosure.py)."""
+        event = events.get_event(event_id)
+        return scoring.results_export(event, last_round_shown(event))
 
     @app.get("/events/<event_id>/standings")
     def standings(event_id: str) -> dict[str, Any]:
+        """Standings after the last round that is done."""
         event = events.get_event(event_id)
-        return scoring.compute_standings(event, event.current_round)
+        return scoring.compute_standings(event, last_round_shown(event))
 
     @app.post("/events/<event_id>/referee")
     def referee_action(event_id: str, body: RefereeAction) -> Response[dict[str, Any]]:
-        record = referee.record(event_id, body.model_dump(), by=caller())
+        identity = caller()
+        event = event_for(event_id, "referee")
+        record = referee.record(event, body.model_dump(), by=identity)
         return Response(201, content_types.APPLICATION_JSON, record)
 
     @app.get("/events/<event_id>/audit")
     def audit(event_id: str) -> dict[str, Any]:
+        event_for(event_id, "referee")
         return {"audit": referee.audit_log(event_id)}
 
     @app.get("/events/<event_id>/export")
     def export(event_id: str, format: Annotated[Literal["json", "csv"], Query()] = "json") -> Response[Any]:
+        """Everything shown so far: the event, results and standings up to the last round done."""
         event = events.get_event(event_id)
+        shown = last_round_shown(event)
         doc = {
             "event": _event_doc(event),
-            "results": scoring.results_export(event),
-            "standings": scoring.compute_standings(event, event.current_round),
+            "results": scoring.results_export(event, shown),
+            "standings": scoring.compute_standings(event, shown),
         }
         if format == "json":
             return Response(200, content_types.APPLICATION_JSON, doc)
@@ -195,6 +182,8 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
 
 def _status_of(exc: DeckhandError) -> int:
+    if isinstance(exc, access.Forbidden):
+        return 403
     if isinstance(exc, events.NotFound):
         return 404
     if isinstance(exc, events.Conflict | idempotency.KeyInProgress):
@@ -218,17 +207,37 @@ def _event_doc(item: Any) -> dict[str, Any]:
         "status": item.status,
         "current_round": item.current_round,
         "seed": item.seed,
+        "owner": item.owner,
+        "deals": deals_from(item),
     }
     if item.deal_error:
         doc["deal_error"] = item.deal_error  # why the last deal failed: fix it and start the round again
     return doc
 
 
+CSV_COLUMNS = [
+    "round",
+    "board",
+    "group",
+    "table",
+    "seat",
+    "player",
+    "score",
+    "play_time",
+    "adjusted_from",
+    "adjustment_reason",
+    "deals",
+]
+
+
 def _csv(doc: dict[str, Any]) -> str:
-    """Board results for the governing platform: one row per player per board."""
+    """Board results for the governing platform: one row per player per board. ``score`` is the one
+    counted; a referee's adjustment shows the score played (``adjusted_from``) and why; ``deals`` on
+    every row says whether the boards came from an organiser's seed."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["round", "board", "group", "table", "seat", "player", "score", "play_time"])
+    writer.writerow(CSV_COLUMNS)
+    deals = doc["results"]["deals"]
     for b in doc["results"]["boards"]:
         for r in b["results"]:
             writer.writerow(
@@ -241,6 +250,9 @@ def _csv(doc: dict[str, Any]) -> str:
                     r["player"],
                     r["score"],
                     r["play_time"],
+                    r.get("adjusted_from", ""),
+                    r.get("adjustment_reason", ""),
+                    deals,
                 ]
             )
     return out.getvalue()

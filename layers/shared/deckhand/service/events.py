@@ -53,6 +53,10 @@ class Conflict(DeckhandError):
     pass
 
 
+class SeedNotAllowed(DeckhandError):
+    """An organiser-chosen deal seed for a rated event (a 422: the body is well-formed but refused)."""
+
+
 def get_event(event_id: str) -> EventItem:
     try:
         return EventItem.get(event_pk(event_id), META, consistent_read=True)
@@ -60,9 +64,17 @@ def get_event(event_id: str) -> EventItem:
         raise NotFound(f"no event {event_id!r}") from None
 
 
-def create_event(spec: dict[str, Any]) -> EventItem:
-    """Create an event after checking it against its grade; the grade's violations come back as an error."""
+def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem:
+    """Create an event after checking it against its grade; the grade's violations come back as an error.
+
+    ``owner``: the verified identity of the caller (service/access.py); None for in-process callers.
+    """
     g = game(spec["ruleset"])
+    if spec.get("deal_seed") and spec["grade"] != "unrated":
+        # Boards derived from a seed the organiser chose are known in advance: never in a rated event.
+        raise SeedNotAllowed(
+            "deal_seed is accepted only for unrated events: a rated event's deals are secret"
+        )
     if spec["format"] not in FORMATS:
         raise DeckhandError(f"format must be one of {', '.join(FORMATS)}")
     if spec["format"] == "pva" and spec["groups"] != 1:
@@ -101,6 +113,8 @@ def create_event(spec: dict[str, Any]) -> EventItem:
         seed=spec.get("seed") or secrets.token_hex(16),
         deal_seed=spec.get("deal_seed") or None,
         created_at=now_ms(),
+        owner=owner,
+        roles={},
     )
     try:
         item.save(condition=EventItem.pk.does_not_exist())

@@ -78,7 +78,9 @@ class EventItem(_Base):
     venue = BooleanAttribute(default=True)
     ranking = UnicodeAttribute(default="competition")
     seed = UnicodeAttribute()  # recorded: round-1 seating is reproducible from it
-    deal_seed = UnicodeAttribute(null=True)  # demos and replays only: deals derived from it, not secret
+    deal_seed = UnicodeAttribute(null=True)  # unrated events only: deals derived from it, not secret
+    owner = UnicodeAttribute(null=True)  # the verified identity that created it (none: made in-process)
+    roles = JSONAttribute(default=dict)  # identity → "organiser" | "referee", granted by the owner
     # registering | dealing | playing | between_rounds | finished
     status = UnicodeAttribute(default="registering")
     current_round = IntAttribute(default=0)

@@ -1,4 +1,10 @@
-"""Referee actions: warnings, violations and result adjustments, each audited (who, when, why)."""
+"""Referee actions: warnings, violations and result adjustments, each audited (who, when, why).
+
+``by`` is always the caller's verified identity (the API's, service/access.py), never the body's.
+A warning or violation names a player of the event; an adjustment replaces one table's scores of
+one board, keeps them summing as the played ones did (zero: Big Two and Dou Dizhu are zero-sum),
+and keeps the played scores next to it (``was``) for every export.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +13,21 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
 
-from ..errors import DeckhandError
+from ..engines.contract import Rejected
 from .clock import now_ms
-from .events import NotFound, get_event
-from .keys import AUDIT_PREFIX, audit_sk, event_pk, result_sk
-from .models import AuditItem, ResultItem
+from .events import NotFound, event_id_of
+from .keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk
+from .models import AuditItem, EventItem, PlayerItem, ResultItem
 from .scoring import recompute_latest_standings
 
 
-def record(event_id: str, action: dict[str, Any], *, by: str) -> dict[str, Any]:
-    get_event(event_id)
+def record(event: EventItem, action: dict[str, Any], *, by: str) -> dict[str, Any]:
+    event_id = event_id_of(event)
     kind = action["kind"]
     if kind == "adjust":
         _adjust(event_id, action, by)
-    elif not action.get("player"):
-        raise DeckhandError(f"a {kind} names the player")
+    else:
+        _check_player(event_id, kind, action.get("player"))
     at = now_ms()
     detail = {k: v for k, v in action.items() if v is not None and k != "kind"}
     item = AuditItem(
@@ -31,19 +37,36 @@ def record(event_id: str, action: dict[str, Any], *, by: str) -> dict[str, Any]:
     return {"kind": kind, "by": by, "at": at, **detail}
 
 
+def _check_player(event_id: str, kind: str, player: str | None) -> None:
+    if not player:
+        raise Rejected("player_missing", f"a {kind} names the player")
+    try:
+        PlayerItem.get(event_pk(event_id), player_sk(player))
+    except DoesNotExist:
+        raise Rejected("unknown_player", f"player {player!r} is not registered in this event") from None
+
+
 def _adjust(event_id: str, action: dict[str, Any], by: str) -> None:
     if not (action.get("round") and action.get("table") and action.get("board") and action.get("scores")):
-        raise DeckhandError("an adjustment names round, table, board and the new scores")
+        raise Rejected("adjustment_incomplete", "an adjustment names round, table, board and the new scores")
     key = result_sk(action["round"], action["table"], action["board"])
     try:
-        result = ResultItem.get(event_pk(event_id), key)
+        result = ResultItem.get(event_pk(event_id), key, consistent_read=True)
     except DoesNotExist:
         raise NotFound(
             f"no result for round {action['round']} table {action['table']} board {action['board']}"
         ) from None
-    if len(action["scores"]) != len(result.players):
-        raise DeckhandError(f"scores must have {len(result.players)} entries")
-    result.adjusted = {"scores": action["scores"], "reason": action["reason"], "by": by, "was": result.scores}
+    scores = action["scores"]
+    if len(scores) != len(result.players):
+        raise Rejected("adjustment_seats", f"scores must have {len(result.players)} entries, one a seat")
+    played = list(result.scores)
+    if sum(scores) != sum(played):
+        raise Rejected(
+            "adjustment_sum",
+            f"the adjusted scores must sum to {sum(played)} as the played ones do (they sum to {sum(scores)})",
+        )
+    # ``was``: the scores played (result.scores never changes), also after an earlier adjustment.
+    result.adjusted = {"scores": scores, "reason": action["reason"], "by": by, "was": played}
     result.save()
     recompute_latest_standings(event_id)
 

@@ -14,6 +14,7 @@ from ..competition.documents import results_document, standings_document
 from ..competition.standings import BoardResults, Result, standings
 from . import tableboard
 from .clock import now_ms
+from .disclosure import deals_from
 from .events import get_event
 from .keys import (
     ACTIVE,
@@ -95,10 +96,25 @@ def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     return standings_document(comparisons, table)
 
 
-def results_export(event: EventItem) -> dict[str, Any]:
-    """Board results as ``deckhand standings`` input — anyone can recompute the standings from it."""
+def results_export(event: EventItem, upto_round: int | None = None) -> dict[str, Any]:
+    """Board results as ``deckhand standings`` input — anyone can recompute the standings from it.
+
+    ``upto_round``: only rounds up to it (the API passes the last round it may show). A referee's
+    adjustment is shown on its row: the score counted, ``adjusted_from`` the score played and the
+    reason; the document says whether the deals came from an organiser's seed.
+    """
     event_id = event_of(event.pk)
-    return results_document(event.ruleset, board_results(list_results(event_id)))
+    results = [r for r in list_results(event_id) if upto_round is None or r.round <= upto_round]
+    doc = results_document(event.ruleset, board_results(results))
+    adjusted = {(int(r.round), r.board, r.table): r.adjusted for r in results if r.adjusted}
+    for b in doc["boards"]:
+        for row in b["results"]:
+            adjustment = adjusted.get((b["round"], b["board"], row["table"]))
+            if adjustment:
+                row["adjusted_from"] = adjustment["was"][row["seat"]]
+                row["adjustment_reason"] = adjustment["reason"]
+    doc["deals"] = deals_from(event)
+    return doc
 
 
 def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
