@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from backend import FakeClock, create_table, setup_moto_env
+from backend import THINGS, Backend, DeviceBot, FakeClock, create_table, setup_moto_env
 from deckhand.service import clock, context
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
@@ -70,3 +70,18 @@ def api_under_moto(runtime: Runtime | None = None) -> Iterator[Any]:
         finally:
             context.set_runtime(None)
             clock.set_clock(None)
+
+
+@contextlib.contextmanager
+def cup_dealt() -> Iterator[tuple[Any, list[DeviceBot], list[DeviceBot]]]:
+    """Alice's cup through the API, round 1 dealt: the api handler and the bots of tables A and B
+    (handsets; play with backend.run_round)."""
+    backend = Backend()
+    with api_under_moto(backend.rt) as api:
+        assert call(api, "POST", "/events", EVENT)[0] == 201
+        assert call(api, "POST", "/events/cup/players", PLAYERS)[0] == 201
+        tables = {"tables": [{"id": "A", "seats": THINGS[:4]}, {"id": "B", "seats": THINGS[4:]}]}
+        assert call(api, "POST", "/events/cup/tables", tables)[0] == 201
+        assert call(api, "POST", "/events/cup/rounds")[0] == 202
+        bots = [DeviceBot(backend, t) for t in THINGS]
+        yield api, bots[:4], bots[4:]
