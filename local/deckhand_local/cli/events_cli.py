@@ -85,7 +85,7 @@ def run_event_command(
     args: argparse.Namespace, stdin: IO[str], stdout: IO[str], progress: IO[str] | None = None
 ) -> int:
     progress = progress or sys.stderr  # looked up now: a default bound at import would keep an old stream
-    api = ApiClient(args.api, Path(args.state))
+    api = ApiClient(args.api, Path(args.state), organiser=getattr(args, "organiser", None))
     command = args.event_command
     result: Any
     if command == "create":

@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_event.add_argument(
         "--state", default=".deckhand", help="the local venue's state folder (default .deckhand)"
     )
+    p_event.add_argument(
+        "--as",
+        dest="organiser",
+        metavar="NAME",
+        help="act as an organiser added with `deckhand venue organiser add NAME` (default: the venue's token)",
+    )
     event_sub = p_event.add_subparsers(dest="event_command", required=True)
     event_sub.add_parser("check", help="check an event plan against its grade's rules (exit 1 on violations)")
     event_sub.add_parser("create", help="create an event from the JSON on stdin")
@@ -110,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_venue.add_argument(
         "--bridge-workers", type=positive_int, default=4, help="device messages handled at once (default 4)"
     )
+    venue_sub = p_venue.add_subparsers(dest="venue_command")
+    p_organiser = venue_sub.add_parser(
+        "organiser", help="another organiser's token for the local API (the venue need not run)"
+    )
+    p_organiser.add_argument("action", choices=["add", "remove"])
+    p_organiser.add_argument("name", help="1–64 letters, digits, '_', '.', '-'; the identity is local:NAME")
+    p_organiser.add_argument("--state", default=argparse.SUPPRESS, help="the venue's state folder")
 
     p_handset = sub.add_parser("handset", help="play a seat from this terminal: a handset for a person")
     p_handset.add_argument(
@@ -191,8 +204,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_handset(args, sys.stdin, sys.stdout)
     if args.command == "venue":
-        from .venue_cli import run_venue
+        from .venue_cli import run_organiser, run_venue
 
+        if args.venue_command == "organiser":
+            return run_organiser(args, sys.stdout)
         return run_venue(args)
     if args.command == "demo":
         from pathlib import Path

@@ -23,6 +23,8 @@ from typing import Any
 
 from deckhand.errors import DeckhandError
 
+from ..venue import organisers
+
 
 class ApiError(DeckhandError):
     def __init__(self, status: int, body: Any) -> None:
@@ -53,7 +55,10 @@ class ApiClient:
         region: str | None = None,
         *,
         sleep: Callable[[float], None] = time.sleep,
+        organiser: str | None = None,
     ) -> None:
+        """``organiser``: the local venue's organiser NAME to act as (its token from organisers.json);
+        None: the venue's own token."""
         self.token = None
         self.region = region
         self.sleep = sleep
@@ -65,6 +70,10 @@ class ApiClient:
                 )
             venue = json.loads(info.read_text())
             api, self.token = venue["api"], venue["token"]
+            if organiser is not None:
+                self.token = organisers.token_of(state_dir, organiser)
+        elif organiser is not None:
+            raise DeckhandError("--as names a local venue organiser: a deployed API (--api) signs with AWS")
         self.api = api.rstrip("/")
 
     def request(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:

@@ -13,6 +13,7 @@ from typing import IO
 
 from deckhand.errors import DeckhandError
 
+from ..venue import organisers
 from ..venue.database import Database
 from ..venue.local import Venue
 
@@ -43,6 +44,22 @@ def run_venue(args: argparse.Namespace) -> int:
     stop.wait()
     print("stopping …")
     venue.stop()
+    return 0
+
+
+def run_organiser(args: argparse.Namespace, stdout: IO[str]) -> int:
+    """``deckhand venue organiser add|remove NAME``: the token goes to the state folder's
+    organisers.json (0600), never to the terminal; ``deckhand event --as NAME`` uses it."""
+    state = Path(args.state)
+    if args.action == "add":
+        organisers.add(state, args.name)
+        stdout.write(
+            f"organiser {organisers.identity_of(args.name)}: token in {state / organisers.FILE} "
+            f"(deckhand event --as {args.name} …); the event's owner grants it a role\n"
+        )
+    else:
+        organisers.remove(state, args.name)
+        stdout.write(f"organiser {organisers.identity_of(args.name)} removed: its token no longer works\n")
     return 0
 
 

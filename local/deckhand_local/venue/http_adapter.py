@@ -1,8 +1,11 @@
 """The organiser API on 127.0.0.1: HTTP requests become API Gateway REST events for the api handler.
 
-Where API Gateway checks IAM signatures, the local adapter checks a bearer token that the venue
-generates at start and writes to its state folder (``venue.json``): only who can read that file
-can organise.
+Where API Gateway checks IAM signatures, the local adapter checks a bearer token: the venue's own,
+generated at start and written to its state folder (``venue.json``: the identity
+``local-organiser``), or another organiser's from ``organisers.json`` (``local:NAME``;
+venue/organisers.py). The token is checked before the body is read; a body over 1 MiB is refused
+without reading it, and a request whose length cannot be known is refused: a client without a
+token cannot make the venue read (or hold) anything.
 """
 
 from __future__ import annotations
@@ -16,10 +19,40 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from .organisers import VENUE_IDENTITY
+from .organisers import identity_of as identity_of_name
+
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
+MAX_BODY = 1024 * 1024  # bytes; API Gateway's own limit is 10 MB, an organiser's body is far smaller
 
 
-def api_gateway_event(method: str, target: str, headers: dict[str, str], body: str | None) -> dict[str, Any]:
+class Refusal(Exception):
+    """A request answered with ``status`` before its body is read."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def body_length(headers: Any) -> int:
+    """The body's length from Content-Length (none: no body). Chunked bodies, several or malformed
+    lengths are refused: the adapter reads exactly what it was told, or nothing."""
+    if headers.get("Transfer-Encoding"):
+        raise Refusal(400, "Transfer-Encoding is not accepted: send Content-Length")
+    values = headers.get_all("Content-Length") or []
+    if not values:
+        return 0
+    if len(values) > 1 or not values[0].strip().isdigit():
+        raise Refusal(400, "bad Content-Length")
+    length = int(values[0])
+    if length > MAX_BODY:
+        raise Refusal(413, f"the body is larger than {MAX_BODY} bytes")
+    return length
+
+
+def api_gateway_event(
+    method: str, target: str, headers: dict[str, str], body: str | None, identity: str = VENUE_IDENTITY
+) -> dict[str, Any]:
     url = urlsplit(target)
     query = parse_qs(url.query)
     return {
@@ -40,7 +73,7 @@ def api_gateway_event(method: str, target: str, headers: dict[str, str], body: s
             "requestId": str(uuid.uuid4()),
             "accountId": "000000000000",
             "apiId": "local",
-            "identity": {"userArn": "local-organiser", "caller": "local-organiser", "sourceIp": "127.0.0.1"},
+            "identity": {"userArn": identity, "caller": identity, "sourceIp": "127.0.0.1"},
         },
         "body": body,
         "isBase64Encoded": False,
@@ -48,30 +81,60 @@ def api_gateway_event(method: str, target: str, headers: dict[str, str], body: s
 
 
 class ApiServer:
-    def __init__(self, handler: Handler, token: str, host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(
+        self,
+        handler: Handler,
+        token: str,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        *,
+        organisers: Callable[[], dict[str, str]] = dict,
+    ) -> None:
+        """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
+        the others, read at each request (organisers added while the venue runs count at once)."""
         adapter = self
+
+        def identity_of(auth: str) -> str | None:
+            candidates = {VENUE_IDENTITY: token, **{identity_of_name(n): t for n, t in organisers().items()}}
+            found = None
+            for identity, candidate in candidates.items():
+                if hmac.compare_digest(auth.encode(), f"Bearer {candidate}".encode()):
+                    found = identity
+            return found
 
         class RequestHandler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
             def _serve(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length).decode() if length else None
-                auth = self.headers.get("Authorization", "")
-                if not hmac.compare_digest(auth, f"Bearer {token}"):
-                    self._reply(
-                        401,
-                        {"Content-Type": "application/json"},
-                        json.dumps({"error": "missing or wrong token"}),
-                    )
+                identity = identity_of(self.headers.get("Authorization", ""))
+                try:
+                    if identity is None:
+                        raise Refusal(401, "missing or wrong token")
+                    length = body_length(self.headers)
+                    raw = self.rfile.read(length) if length else b""
+                    body = raw.decode() if raw else None
+                except Refusal as refusal:
+                    self._refuse(refusal.status, str(refusal))
+                    return
+                except UnicodeDecodeError:
+                    self._refuse(400, "the body is not UTF-8")
                     return
                 headers = {k: v for k, v in self.headers.items() if k.lower() != "authorization"}
-                response = adapter.handler(api_gateway_event(self.command, self.path, headers, body))
+                response = adapter.handler(
+                    api_gateway_event(self.command, self.path, headers, body, identity)
+                )
                 out_headers = dict(response.get("headers") or {})
                 for key, values in (response.get("multiValueHeaders") or {}).items():
                     out_headers[key] = values[-1]
                 self._reply(response["statusCode"], out_headers, response.get("body") or "")
+
+            def _refuse(self, status: int, message: str) -> None:
+                """Answered without reading the body, then the connection closed: what was not read
+                is never read."""
+                self.close_connection = True
+                headers = {"Content-Type": "application/json", "Connection": "close"}
+                self._reply(status, headers, json.dumps({"error": message}))
 
             def _reply(self, status: int, headers: dict[str, str], body: str) -> None:
                 data = body.encode()

@@ -25,6 +25,7 @@ from deckhand.service import context, models
 from deckhand.service.messaging import MqttPublisher
 from deckhand.service.runtime import Runtime
 
+from . import organisers
 from .bridge import Bridge, mqtt_client
 from .broker import BrokerProcess
 from .database import Database
@@ -164,7 +165,10 @@ class Venue:
             route=table_of,
         )
         self.api = ApiServer(
-            lambda event: call(self.handlers["api"], "api", event), self.token, port=self.http_port
+            lambda event: call(self.handlers["api"], "api", event),
+            self.token,
+            port=self.http_port,
+            organisers=lambda: organisers.read(self.state_dir),  # deckhand venue organiser add NAME
         ).start()
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)

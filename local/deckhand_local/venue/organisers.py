@@ -1,0 +1,68 @@
+"""The local venue's organisers besides its own: one bearer token each, in ``organisers.json``
+(0600) in the state folder. The HTTP adapter maps a token to its organiser's identity
+(``local:NAME``), as API Gateway maps a signature to an IAM ARN, so two organisers can be told
+apart — and kept apart (docs/access.md) — on one machine."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from pathlib import Path
+
+from deckhand.errors import DeckhandError
+
+FILE = "organisers.json"
+NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+VENUE_IDENTITY = "local-organiser"  # the venue's own token (venue.json): the default CLI's identity
+
+
+def identity_of(name: str) -> str:
+    return f"local:{name}"
+
+
+def read(state_dir: Path) -> dict[str, str]:
+    """Organiser name → token; {} when none was added."""
+    path = state_dir / FILE
+    if not path.exists():
+        return {}
+    tokens = json.loads(path.read_text())
+    if not isinstance(tokens, dict):
+        raise DeckhandError(f"{path} is not an object of organiser names and tokens")
+    return {str(k): str(v) for k, v in tokens.items()}
+
+
+def add(state_dir: Path, name: str) -> str:
+    """A new token for ``name`` (a name added again gets a new one: the old one stops working)."""
+    if not NAME.match(name):
+        raise DeckhandError(f"organiser name {name!r}: 1–64 letters, digits, '_', '.', '-'")
+    tokens = read(state_dir)
+    tokens[name] = secrets.token_urlsafe(24)
+    _write(state_dir, tokens)
+    return tokens[name]
+
+
+def remove(state_dir: Path, name: str) -> None:
+    tokens = read(state_dir)
+    if tokens.pop(name, None) is None:
+        raise DeckhandError(f"no organiser {name!r} in {state_dir / FILE}")
+    _write(state_dir, tokens)
+
+
+def token_of(state_dir: Path, name: str) -> str:
+    token = read(state_dir).get(name)
+    if token is None:
+        raise DeckhandError(f"no organiser {name!r}: add one with `deckhand venue organiser add {name}`")
+    return token
+
+
+def _write(state_dir: Path, tokens: dict[str, str]) -> None:
+    """Written to a new 0600 file, then renamed over the old one: never readable by others, never
+    half-written."""
+    state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = state_dir / f".{FILE}.{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        json.dump(tokens, out, indent=1, sort_keys=True)
+    os.replace(tmp, state_dir / FILE)
