@@ -20,10 +20,32 @@ def render() -> str:
             title="Deckhand organiser API",
             version="1.0.0",
             summary="Events, players, tables, rounds, results, standings, referee actions, export.",
-            description="Every route requires IAM (SigV4) authorization at API Gateway.",
+            description=(
+                "Every route requires IAM (SigV4) authorization at API Gateway. The caller's verified "
+                "identity owns the events it creates; the owner grants organiser and referee roles "
+                "(PUT /events/{event_id}/roles), and every route that changes an event checks them "
+                "(403). Results, standings and exports show rounds that are done only (docs/access.md)."
+            ),
         )
     )
-    return json.dumps(with_idempotency(schema), indent=2, sort_keys=True) + "\n"
+    return json.dumps(with_refusals(with_idempotency(schema)), indent=2, sort_keys=True) + "\n"
+
+
+def with_refusals(schema: dict[str, Any]) -> dict[str, Any]:
+    """Every refusal has the one shape, Error: a 403 on every route (no verified identity, or no role
+    for this event), and a bad body or parameter (422) answered as Error too, naming the field."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in schema["paths"].values():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            responses["403"] = {
+                "description": "No verified identity, or the caller has no role for this in this event",
+                "content": error,
+            }
+            if "422" in responses:
+                responses["422"]["content"] = error
+    schema["components"]["schemas"].pop("HTTPValidationError", None)
+    return schema
 
 
 def with_idempotency(schema: dict[str, Any]) -> dict[str, Any]:
@@ -45,7 +67,15 @@ def with_idempotency(schema: dict[str, Any]) -> dict[str, Any]:
     }
     components.setdefault("schemas", {})["Error"] = {
         "type": "object",
-        "properties": {"error": {"type": "string"}},
+        "properties": {
+            "error": {"type": "string", "description": "What was refused and why, for people"},
+            "field": {
+                "type": "string",
+                "description": "The body's field at fault (a bad body): players.0.name",
+            },
+            "code": {"type": "string", "description": "A stable reason code (referee actions)"},
+            "violations": {"type": "array", "items": {"type": "object"}, "description": "Grade rules broken"},
+        },
         "required": ["error"],
         "title": "Error",
     }
@@ -67,14 +97,9 @@ def with_idempotency(schema: dict[str, Any]) -> dict[str, Any]:
             ),
             "content": error,
         }
-        validation = responses.get("422", {}).get("content", {}).get("application/json", {}).get("schema")
         responses["422"] = {
-            "description": "Validation Error, or the Idempotency-Key was used with a different body",
-            "content": {
-                "application/json": {
-                    "schema": {"anyOf": [s for s in (validation, error["application/json"]["schema"]) if s]}
-                }
-            },
+            "description": "A bad body (the field named), or the Idempotency-Key was used with a different body",
+            "content": error,
         }
     return schema
 

@@ -86,6 +86,8 @@ def test_a_body_that_is_not_an_object_is_refused_in_the_same_shape(api, body):
 
 def test_other_refusals_have_the_same_shape(api):
     for method, path, body, status in [
+        ("GET", "/events/cup/rounds/one", None, 422),
+        ("GET", "/events/cup/export?format=xml", None, 422),
         ("GET", "/events/nope", None, 404),
         ("POST", "/events", EVENT, 409),
         ("POST", "/events/cup/players", {"players": [{"id": "P1"}, {"id": "P1"}]}, 409),
