@@ -36,7 +36,7 @@ def with_refusals(schema: dict[str, Any]) -> dict[str, Any]:
     for this event), and a bad body or parameter (422) answered as Error too, naming the field."""
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in schema["paths"].values():
-        for method, operation in operations.items():
+        for operation in operations.values():
             responses = operation.setdefault("responses", {})
             responses["403"] = {
                 "description": "No verified identity, or the caller has no role for this in this event",
