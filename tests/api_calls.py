@@ -33,10 +33,17 @@ TABLES = {"tables": [{"id": f"T{t}", "seats": [f"hs-T{t}-{s}" for s in range(4)]
 
 
 def call(
-    api: Any, method: str, path: str, body: Any = None, *, caller: str | None = ALICE
+    api: Any,
+    method: str,
+    path: str,
+    body: Any = None,
+    *,
+    caller: str | None = ALICE,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """One request; ``caller`` None: a request without a verified identity."""
     event = api_event("api-create-event.json", path=path, body=body, method=method)
+    event["headers"].update(headers or {})
     identity = event["requestContext"]["identity"]
     identity["userArn"] = caller
     identity["caller"] = caller

@@ -56,8 +56,12 @@ def test_the_owner_is_the_verified_caller_never_the_body(api):
     assert events.get_event("cup").owner == ALICE
     code, answer = call(api, "POST", "/events", dict(EVENT, event_id="cup2", owner=BOB), caller=BOB)
     assert code == 422 and answer["field"] == "owner"
-    code, answer = call(api, "POST", "/events", dict(EVENT, event_id="cup3"), caller=None)
-    assert code == 403 and "identity" in answer["error"]
+    for headers in ({}, {"Idempotency-Key": "k-1"}):  # the key's scope is the caller: refused there too
+        code, answer = call(
+            api, "POST", "/events", dict(EVENT, event_id="cup3"), caller=None, headers=headers
+        )
+        assert code == 403 and "identity" in answer["error"]
+    assert call(api, "GET", "/events/cup3")[0] == 404
 
 
 def test_roles_granted_by_the_owner(api):
