@@ -2,8 +2,8 @@
 
 ``by`` is always the caller's verified identity (the API's, service/access.py), never the body's.
 A warning or violation names a player of the event; an adjustment replaces one table's scores of
-one board, keeps them summing as the played ones did (zero: Big Two and Dou Dizhu are zero-sum),
-and keeps the played scores next to it (``was``) for every export.
+one board, keeps them summing as the played ones did (zero: the duplicate games score zero-sum,
+RULES.md), and keeps the played scores next to it (``was``) for every export.
 """
 
 from __future__ import annotations
