@@ -34,8 +34,11 @@ TABLE_A = {"id": "A", "seats": THINGS[:4], "dealer": "dealer-A"}
 TABLE_B = {"id": "B", "seats": THINGS[4:]}
 
 
+ORGANISER = "arn:aws:iam::123456789012:user/organiser"  # the sample events' caller: the event's owner
+
+
 def register(b: Backend, tables: list[dict[str, Any]]) -> list[DeviceBot]:
-    events.create_event({**CUP_EVENT, **SEEDED})
+    events.create_event({**CUP_EVENT, **SEEDED}, owner=ORGANISER)
     events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 9)])
     events.register_tables("cup", tables)
     return [DeviceBot(b, t) for t in THINGS]
