@@ -38,6 +38,9 @@ class EmbeddedBroker:
     def start(self, timeout: float = 10) -> EmbeddedBroker:
         from amqtt.broker import Broker
 
+        from .amqtt_policy import install
+
+        install()
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.CRITICAL)  # a failed start is reported by us
         config = {

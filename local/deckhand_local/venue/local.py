@@ -131,10 +131,14 @@ class Venue:
             for part in reversed(self._parts):  # nothing is left running when a part cannot start
                 with contextlib.suppress(Exception):
                     part.stop()
+            if hasattr(self, "_umask"):
+                self._restore_process()
             raise
 
     def _start(self) -> Venue:
         self._environment = {name: os.environ.get(name) for name in AWS_ENVIRONMENT}
+        # Whatever the venue writes in its state folder (journal, logs) is its owner's only.
+        self._umask = os.umask(0o077)
         os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
         os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
         os.environ["AWS_DEFAULT_REGION"] = REGION
@@ -171,6 +175,8 @@ class Venue:
         journal = self.state_dir / "invocations" if self.database is Database.DYNAMODB_LOCAL else None
         if journal is not None and self.fresh and journal.exists():
             shutil.rmtree(journal)
+        if journal is not None:
+            make_private(journal)
         self.invoker = AsyncInvoker(self.handlers, journal)
         self.publisher_client = mqtt_client(
             "server-publisher", "127.0.0.1", self.mqtt_port, self.server_login
@@ -291,6 +297,15 @@ class Venue:
             with contextlib.suppress(Exception):
                 call(self.handlers["timers"], "timers", {"source": "local.schedule"})
 
+    def _restore_process(self) -> None:
+        """The umask and AWS variables as they were: the next venue of this process (tests) starts clean."""
+        os.umask(self._umask)
+        for name, value in self._environment.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
     def quiet(self) -> bool:
         """Nothing is being handled: every message that reached the bridge is done, no invocation queued."""
         return self.invoker.pending == 0 and self.bridge.processed >= self.bridge.received
@@ -319,14 +334,7 @@ class Venue:
             self.db_server.stop()
         self.running_file.unlink(missing_ok=True)
         self.servers_file.unlink(missing_ok=True)
-        for (
-            name,
-            value,
-        ) in self._environment.items():  # the next venue of this process finds them as they were
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        self._restore_process()
 
 
 AWS_ENVIRONMENT = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_DEFAULT_REGION")

@@ -3,6 +3,11 @@ process, where it is installed. It takes the same credentials as Aedes, from a p
 enforces the IoT policy's topic rules with an ACL (``pattern write dh/%u/up``, ``pattern read
 dh/%u/down``). mosquitto cannot derive a thing's password itself, so the file lists the things the
 venue knows (those registered at a table): ``allow`` adds things and has mosquitto reload it.
+
+Unlike Aedes and amqtt, mosquitto cannot require a client id equal to the username (its
+``use_username_as_clientid`` would give the server's several connections one id): a provisioned
+thing could connect with another's client id and throw it off. It still gets nothing of the other
+thing's, as the ACL goes by username.
 """
 
 from __future__ import annotations
@@ -31,7 +36,6 @@ from .state_folder import write_private
 CONFIG = """\
 user {user}
 per_listener_settings false
-use_username_as_clientid true
 allow_anonymous false
 password_file {folder}/passwords
 acl_file {folder}/acl
