@@ -298,13 +298,11 @@ class Venue:
                 call(self.handlers["timers"], "timers", {"source": "local.schedule"})
 
     def _restore_process(self) -> None:
-        """The umask and AWS variables as they were: the next venue of this process (tests) starts clean."""
+        """The umask as it was, and the credentials without the venue's database key (the next venue
+        of this process, in tests, finds its own): as they were, or the venue's former ``local``."""
         os.umask(self._umask)
         for name, value in self._environment.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+            os.environ[name] = value or "local"
 
     def quiet(self) -> bool:
         """Nothing is being handled: every message that reached the bridge is done, no invocation queued."""
@@ -337,7 +335,7 @@ class Venue:
         self._restore_process()
 
 
-AWS_ENVIRONMENT = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_DEFAULT_REGION")
+AWS_ENVIRONMENT = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
 
 
 def registered_things() -> list[str]:
