@@ -266,6 +266,7 @@ class Venue:
                 )
             os.environ["AWS_ACCESS_KEY_ID"] = venue_access_key(self.state_dir)
             os.environ["AWS_SECRET_ACCESS_KEY"] = "local"  # DynamoDB Local checks only the key id
+            forget_credentials()
             self.db_server = DynamoDBLocal(self.dynamodb_port, self.data_dir, shared=shared)
         self._parts.append(self.db_server)
         self.db_server.start(spawned=lambda pid: self._note_server("database", pid))
@@ -303,6 +304,7 @@ class Venue:
         os.umask(self._umask)
         for name, value in self._environment.items():
             os.environ[name] = value or "local"
+        forget_credentials()
 
     def quiet(self) -> bool:
         """Nothing is being handled: every message that reached the bridge is done, no invocation queued."""
@@ -336,6 +338,14 @@ class Venue:
 
 
 AWS_ENVIRONMENT = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
+
+
+def forget_credentials() -> None:
+    """boto3's default session keeps the credentials it first read: a process that used AWS before
+    (tests) would reach the venue's database with another key, so it reads them again."""
+    import boto3
+
+    boto3.DEFAULT_SESSION = None
 
 
 def registered_things() -> list[str]:
