@@ -146,8 +146,8 @@ def make_client(cfg):
         if "cert" in cfg:
             context.load_cert_chain(cfg["cert"], cfg["key"])
         context.load_verify_locations(cafile=cfg["ca"])  # PROTOCOL_TLS_CLIENT verifies the server
-    user = cfg.get("username")
     password = cfg.get("password")
+    user = cfg.get("username", cfg["thing"]) if password is not None else None  # a venue: its thing name
     return MQTTClient(
         cfg["thing"],
         cfg["endpoint"],
