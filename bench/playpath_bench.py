@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from deckhand_local.cli.organiser import ApiClient
-from deckhand_local.venue.bridge import new_client
+from deckhand_local.venue.bridge import Login, new_client
+from deckhand_local.venue.credentials import SERVER, VenueCredentials
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.mosquitto import find_mosquitto
 
@@ -36,7 +37,7 @@ class TableDriver:
     """Four seats' devices in one client: acts for whoever's turn it is once the table is up to date."""
 
     def __init__(
-        self, table: str, port: int, think: float, latencies: list[float], lock: threading.Lock
+        self, table: str, port: int, think: float, latencies: list[float], lock: threading.Lock, login: Login
     ) -> None:
         self.things = [f"pp-{table}-{s}" for s in range(4)]
         self.views: dict[int, dict[str, Any]] = {}
@@ -48,7 +49,8 @@ class TableDriver:
         self.lock = lock
         self.counter = 0
         self.boards_done = 0
-        self.client = new_client(f"pp-{table}")
+        # Four things in one client: only the server identity may use several things' topics.
+        self.client = new_client(f"pp-{table}", login)
         self.client.on_message = self.on_message
         self.client.connect("127.0.0.1", port)
         for thing in self.things:
@@ -168,7 +170,8 @@ def run(tables: int, boards: int, think: float, broker: str, workers: int, datab
         )
         latencies: list[float] = []
         lock = threading.Lock()
-        drivers = [TableDriver(f"T{t}", mqtt_port, think, latencies, lock) for t in range(tables)]
+        login = (SERVER, VenueCredentials.for_state(state).server_password)
+        drivers = [TableDriver(f"T{t}", mqtt_port, think, latencies, lock, login) for t in range(tables)]
         time.sleep(0.5)  # subscriptions in place
         start = time.perf_counter()
         api.request("POST", "/events/pp/rounds")
@@ -200,7 +203,10 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=4, help="the bridge's workers")
     parser.add_argument(
-        "--broker", nargs="+", default=["embedded", "mosquitto"], help="brokers to measure (if installed)"
+        "--broker",
+        nargs="+",
+        default=["aedes", "embedded", "mosquitto"],
+        help="brokers to measure (if installed)",
     )
     parser.add_argument(
         "--database",

@@ -27,7 +27,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--broker", choices=("embedded", "mosquitto"), default="embedded")
+    parser.add_argument("--broker", choices=("aedes", "embedded", "mosquitto"), default="aedes")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 4096 if hard == resource.RLIM_INFINITY else min(4096, hard)

@@ -24,8 +24,13 @@ from deckhand_fw.hal.host import HostHal  # noqa: E402
 from deckhand_local.venue.bridge import Bridge as VenueBridge  # noqa: E402
 from deckhand_local.venue.bridge import mqtt_client  # noqa: E402
 from deckhand_local.venue.broker import EmbeddedBroker  # noqa: E402
+from deckhand_local.venue.credentials import SERVER, VenueCredentials  # noqa: E402
 from deckhand_local.venue.lockstep import LastSent  # noqa: E402
 from umqtt.simple import MQTTClient  # noqa: E402
+
+# The test broker's credentials: the bridge connects as the server, each device as its thing.
+CREDENTIALS = VenueCredentials.generate()
+SERVER_LOGIN = (SERVER, CREDENTIALS.server_password)
 
 
 def free_port() -> int:
@@ -38,7 +43,7 @@ class Bridge(VenueBridge):
     """The venue's bridge in front of the play service, replies published through a second client."""
 
     def __init__(self, port: int, invoke) -> None:
-        out = mqtt_client("server-publisher", "127.0.0.1", port)
+        out = mqtt_client("server-publisher", "127.0.0.1", port, SERVER_LOGIN)
         # LastSent keeps the engine's view of each seat next to its view message, for the tests' bots.
         self.sent = LastSent(MqttPublisher(out))
         self.rt = Runtime(self.sent, invoke)
@@ -48,7 +53,7 @@ class Bridge(VenueBridge):
             thing = event.pop("thing")
             return devices.handle(self.rt, thing, event)
 
-        super().__init__("127.0.0.1", port, handle)
+        super().__init__("127.0.0.1", port, handle, login=SERVER_LOGIN)
 
     def close(self) -> None:
         super().close()
@@ -59,13 +64,28 @@ class Bridge(VenueBridge):
 class Device:
     def __init__(self, thing: str, role: str, port: int, state: Path) -> None:
         self.hal = HostHal()
-        self.cfg = {"thing": thing, "role": role, "endpoint": "127.0.0.1", "port": port, "tls": False}
+        self.cfg = {
+            "thing": thing,
+            "role": role,
+            "endpoint": "127.0.0.1",
+            "port": port,
+            "tls": False,
+            "username": thing,
+            "password": CREDENTIALS.password(thing),
+        }
         self.state = state
         state.mkdir(parents=True, exist_ok=True)
         self.clients: list[MQTTClient] = []
 
         def make_client(cfg: dict[str, Any]) -> MQTTClient:
-            client = MQTTClient(cfg["thing"], cfg["endpoint"], cfg["port"], keepalive=30)
+            client = MQTTClient(
+                cfg["thing"],
+                cfg["endpoint"],
+                cfg["port"],
+                user=cfg["username"],
+                password=cfg["password"],
+                keepalive=30,
+            )
             self.clients.append(client)
             return client
 
@@ -80,4 +100,4 @@ class Device:
 
 def start_broker() -> tuple[EmbeddedBroker, int]:
     port = free_port()
-    return EmbeddedBroker(port).start(), port
+    return EmbeddedBroker(port, CREDENTIALS).start(), port

@@ -148,12 +148,18 @@ def test_resend_queue_persists_in_files():
 def test_config_errors_name_the_field():
     good = {"thing": "hs-1", "role": "handset", "endpoint": "h", "tls": False, "port": 1883}
     assert config.parse(json.dumps(good))["port"] == 1883
+    # A local venue's handset: its password and the venue CA instead of a certificate.
+    venue = dict(good, tls=True, port=8883, username="hs-1", password="p", ca="/certs/venue-ca.pem")
+    assert config.parse(json.dumps(venue))["password"] == "p"
     for bad, words in (
         ("{", "not valid JSON"),
         (json.dumps(dict(good, thing="")), "'thing'"),
         (json.dumps(dict(good, role="x")), "role"),
         (json.dumps(dict(good, port=0)), "port"),
         (json.dumps(dict(good, tls=True)), "certificate"),
+        (json.dumps(dict(good, tls=True, password="p")), "'ca'"),
+        (json.dumps(dict(good, password=5)), "'password'"),
+        (json.dumps(dict(good, username="hs-2", password="p")), "'username'"),
     ):
         try:
             config.parse(bad)

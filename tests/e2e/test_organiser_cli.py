@@ -44,7 +44,7 @@ def test_the_organiser_runs_an_event_from_the_command_line(venue, capsys, monkey
     code, _, err = deckhand(capsys, monkeypatch, state, "status", "org")
     assert code == 2 and "has no round yet" in err
 
-    bots = [BotHandset(t, venue.mqtt_port, tmp_path / t, views=venue.sent) for t in THINGS]
+    bots = [BotHandset(t, venue.link, tmp_path / t, views=venue.sent) for t in THINGS]
     code, out, _ = deckhand(capsys, monkeypatch, state, "start-round", "org")
     started = json.loads(out)  # stdout is the JSON answer alone
     assert code == 0 and started["round"] == 1 and len(started["commitment"]) == 64

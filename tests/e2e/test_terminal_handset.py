@@ -89,7 +89,7 @@ def test_a_person_plays_a_whole_board_from_the_terminal(venue, tmp_path):
     api.request("POST", "/events/term/players", {"players": [{"id": "P1", "name": "Person"}]})
     api.request("POST", "/events/term/tables", {"tables": [{"id": "T1", "seats": THINGS, "dealer": None}]})
     screens = {t: io.StringIO() for t in THINGS}
-    handsets = [TerminalHandset(t, venue.mqtt_port, tmp_path / t, screens[t]) for t in THINGS]
+    handsets = [TerminalHandset(t, venue.link, tmp_path / t, screens[t]) for t in THINGS]
     pump(handsets, venue, lambda: all(h.conn.connected for h in handsets))
     assert all(f"[{t}] connected" in screens[t].getvalue() for t in THINGS)
 
@@ -205,7 +205,8 @@ def test_ctrl_c_stops_the_venue_cleanly_and_keeps_its_data(tmp_path):
     assert proc.returncode == 0, err
     assert "stopping" in out and "Traceback" not in err
     assert not (tmp_path / "venue.json").exists()  # no stale pointer to a venue that is gone
-    assert (tmp_path / "dynamodb" / "shared-local-instance.db").stat().st_size > 0
+    key = (tmp_path / "dynamodb-key").read_text().strip()  # one database per access key: the venue's own
+    assert (tmp_path / "dynamodb" / f"{key}_us-east-1.db").stat().st_size > 0
     for port in ports:  # no listener is left on any port (connections closing in TIME_WAIT may be)
         import socket
 

@@ -31,9 +31,11 @@ def test_iot_data_plane_adapter():
 def test_mqtt_adapter_through_an_embedded_broker():
     import paho.mqtt.client as mqtt
     from deckhand_local.venue.broker import EmbeddedBroker
+    from deckhand_local.venue.credentials import SERVER, VenueCredentials
 
     port = free_port()
-    broker = EmbeddedBroker(port).start()
+    credentials = VenueCredentials.generate()
+    broker = EmbeddedBroker(port, credentials).start()
     try:
         received = []
         got = threading.Event()
@@ -46,11 +48,13 @@ def test_mqtt_adapter_through_an_embedded_broker():
         subscribed = threading.Event()
         device.on_message = on_message
         device.on_subscribe = lambda *a: subscribed.set()
+        device.username_pw_set("hs-1", credentials.password("hs-1"))
         device.connect("127.0.0.1", port)
         device.loop_start()
         device.subscribe("dh/hs-1/down", qos=1)
         assert subscribed.wait(5)
         server = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="server", protocol=mqtt.MQTTv311)
+        server.username_pw_set(SERVER, credentials.server_password)
         server.connect("127.0.0.1", port)
         server.loop_start()
         MqttPublisher(server).publish(down_topic("hs-1"), {"t": "ack", "msg": "m1"})

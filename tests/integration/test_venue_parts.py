@@ -13,13 +13,17 @@ import pytest
 from deckhand.errors import VenueStartError
 from deckhand_local.venue.bridge import Bridge, mqtt_client
 from deckhand_local.venue.broker import EmbeddedBroker
+from deckhand_local.venue.credentials import SERVER, VenueCredentials
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.simulated import firmware_on_path
+
+CREDENTIALS = VenueCredentials.generate()
+SERVER_LOGIN = (SERVER, CREDENTIALS.server_password)
 
 
 @pytest.fixture
 def broker():
-    broker = EmbeddedBroker(free_port()).start()
+    broker = EmbeddedBroker(free_port(), CREDENTIALS).start()
     yield broker
     broker.stop()
 
@@ -39,8 +43,15 @@ def test_bridge_workers_share_the_tables_and_keep_each_tables_messages_in_order(
         handled.append((event["thing"].split("-")[0], event["n"], threading.current_thread().name))
         return {"status": "accepted"}
 
-    bridge = Bridge("127.0.0.1", broker.port, handler, workers=3, route=lambda thing: thing.split("-")[0])
-    device = mqtt_client("devices", "127.0.0.1", broker.port)
+    bridge = Bridge(
+        "127.0.0.1",
+        broker.port,
+        handler,
+        workers=3,
+        route=lambda thing: thing.split("-")[0],
+        login=SERVER_LOGIN,
+    )
+    device = mqtt_client("devices", "127.0.0.1", broker.port, SERVER_LOGIN)  # may publish as any thing
     tables = ["T1", "T2", "T3", "T4", "T5", "T6"]
     try:
         for n in range(20):
@@ -62,7 +73,7 @@ def test_bridge_workers_share_the_tables_and_keep_each_tables_messages_in_order(
 
 def test_a_bridge_needs_a_worker(broker):
     with pytest.raises(ValueError, match="at least one worker"):
-        Bridge("127.0.0.1", broker.port, lambda e: {}, workers=0)
+        Bridge("127.0.0.1", broker.port, lambda e: {}, workers=0, login=SERVER_LOGIN)
 
 
 def test_clients_send_small_messages_at_once(broker):
@@ -71,8 +82,10 @@ def test_clients_send_small_messages_at_once(broker):
     firmware_on_path()
     from umqtt.simple import MQTTClient
 
-    server = mqtt_client("server", "127.0.0.1", broker.port)
-    handset = MQTTClient("hs-nodelay", "127.0.0.1", broker.port)
+    server = mqtt_client("server", "127.0.0.1", broker.port, SERVER_LOGIN)
+    handset = MQTTClient(
+        "hs-nodelay", "127.0.0.1", broker.port, user="hs-nodelay", password=CREDENTIALS.password("hs-nodelay")
+    )
     handset.connect()
     try:
         for sock in (server.socket(), handset._client.socket()):
@@ -94,17 +107,22 @@ def test_the_host_mqtt_shim_works_past_descriptor_1024(broker):
     if hard != resource.RLIM_INFINITY and hard < 1200:
         pytest.skip(f"this machine allows only {hard} descriptors")
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    # The server's paho client (select() in its loop) gets its descriptor before the filler.
+    server = mqtt_client("server", "127.0.0.1", broker.port, SERVER_LOGIN)
     filler: list[int] = []
     try:
         while not filler or filler[-1] < 1100:
             filler.extend(os.pipe())
         received: list[tuple[bytes, bytes]] = []
-        client = MQTTClient("hs-many", "127.0.0.1", broker.port)
+        client = MQTTClient(
+            "hs-many", "127.0.0.1", broker.port, user="hs-many", password=CREDENTIALS.password("hs-many")
+        )
         client.set_callback(lambda topic, msg: received.append((topic, msg)))
         client.connect()
         assert client._client.socket().fileno() > 1024
         client.subscribe(b"dh/hs-many/down", qos=1)
-        client.publish(b"dh/hs-many/down", b'{"t":"ack"}', qos=1)
+        client.publish(b"dh/hs-many/up", b'{"t":"hello"}', qos=1)  # its own topic: acknowledged
+        server.publish("dh/hs-many/down", b'{"t":"ack"}', qos=1).wait_for_publish(5)
         deadline = time.monotonic() + 5
         while not received and time.monotonic() < deadline:
             client.check_msg()
@@ -112,6 +130,8 @@ def test_the_host_mqtt_shim_works_past_descriptor_1024(broker):
         client.disconnect()
         assert received == [(b"dh/hs-many/down", b'{"t":"ack"}')]
     finally:
+        server.loop_stop()
+        server.disconnect()
         for fd in filler:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

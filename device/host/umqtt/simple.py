@@ -36,6 +36,8 @@ class MQTTClient:
         ssl=None,
     ) -> None:
         self.client_id = client_id
+        self.user = user
+        self.pswd = password
         self.server = server
         self.port = port or 1883
         self.keepalive = keepalive or 60
@@ -86,6 +88,8 @@ class MQTTClient:
         client.on_publish = lambda c, u, mid, rc, props: self._acked.add(mid)
         client.on_subscribe = lambda c, u, mid, rcs, props: self._acked.add(mid)
         client.on_socket_open = lambda c, u, sock: sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.user is not None:
+            client.username_pw_set(self.user, self.pswd)
         try:
             client.connect(self.server, self.port, keepalive=self.keepalive)
         except (ConnectionError, OSError) as exc:

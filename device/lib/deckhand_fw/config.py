@@ -27,8 +27,15 @@ def parse(text):
     cfg["port"] = port
     tls = cfg.get("tls", True)
     cfg["tls"] = bool(tls)
+    for name in ("username", "password"):
+        if name in cfg and not isinstance(cfg[name], str):
+            raise ConfigError("config.json: '" + name + "' must be text")
+    if "password" in cfg and cfg.get("username", cfg["thing"]) != cfg["thing"]:
+        raise ConfigError("config.json: 'username' must be the thing name")
     if cfg["tls"]:
-        for name in ("cert", "key", "ca"):
+        # IoT Core: the thing's certificate and key; a local venue: its password (and the venue CA).
+        needed = ("ca",) if "password" in cfg else ("cert", "key", "ca")
+        for name in needed:
             if not isinstance(cfg.get(name), str):
                 raise ConfigError("config.json: '" + name + "' (certificate file) is missing")
     wifi = cfg.get("wifi")

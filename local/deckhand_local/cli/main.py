@@ -25,9 +25,10 @@ def positive_int(text: str) -> int:
 def add_broker_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--broker",
-        choices=("embedded", "mosquitto"),
-        default="embedded",
-        help="MQTT broker: embedded (default, nothing to install) or mosquitto (installed separately)",
+        choices=("aedes", "embedded", "mosquitto"),
+        default="aedes",
+        help="MQTT broker: aedes (default, installed by make), embedded (amqtt, in Python) or mosquitto "
+        "(installed separately); each takes only the things' credentials",
     )
 
 
@@ -100,6 +101,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_venue.add_argument("--dynamodb-port", type=int, default=8000)
     p_venue.add_argument("--mqtt-port", type=int, default=1883)
     p_venue.add_argument("--http-port", type=int, default=8080)
+    p_venue.add_argument(
+        "--api-host", default="127.0.0.1", help="address the organiser API listens on (default loopback only)"
+    )
+    p_venue.add_argument(
+        "--tls-port",
+        type=int,
+        help="also serve MQTT over TLS on this port (8883 for real handsets; the venue CA is in <state>/tls)",
+    )
+    p_venue.add_argument(
+        "--device-host",
+        default="127.0.0.1",
+        help="address of the TLS listener: the venue's address on its network, where handsets connect",
+    )
     p_venue.add_argument("--state", default=".deckhand", help="state folder (token, the database's files)")
     p_venue.add_argument(
         "--fresh",
@@ -117,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--bridge-workers", type=positive_int, default=4, help="device messages handled at once (default 4)"
     )
     venue_sub = p_venue.add_subparsers(dest="venue_command")
+    p_credentials = venue_sub.add_parser(
+        "credentials", help="print a thing's provisioning (its config.json, with its password) as JSON"
+    )
+    p_credentials.add_argument("thing", help="the thing name, as registered at a table")
+    p_credentials.add_argument("--role", choices=("handset", "dealer"), default="handset")
+    p_credentials.add_argument("--endpoint", help="host name or address devices use (default: the venue's)")
+    p_credentials.add_argument(
+        "--state", default=argparse.SUPPRESS, help="the venue's state folder (or before the subcommand)"
+    )
     p_organiser = venue_sub.add_parser(
         "organiser", help="another organiser's token for the local API (the venue need not run)"
     )
@@ -180,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except DeckhandError as exc:
         name = args.command if args.command != "event" else f"event {args.event_command}"
+        if args.command == "venue" and args.venue_command:
+            name = f"venue {args.venue_command}"
         print(f"deckhand {name}: error: {exc}", file=sys.stderr)
         return competition.EXIT_BAD_INPUT
 
@@ -203,6 +228,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .venue_cli import run_handset
 
         return run_handset(args, sys.stdin, sys.stdout)
+    if args.command == "venue" and args.venue_command == "credentials":
+        from .venue_cli import run_credentials
+
+        return run_credentials(args, sys.stdout)
     if args.command == "venue":
         from .venue_cli import run_organiser, run_venue
 

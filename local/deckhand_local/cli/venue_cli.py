@@ -32,18 +32,55 @@ def run_venue(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         broker=args.broker,
         bridge_workers=args.bridge_workers,
+        api_host=args.api_host,
+        tls_port=args.tls_port,
+        device_host=args.device_host,
     ).start()
     print("Deckhand venue running on 127.0.0.1 (Ctrl-C stops it)")
     print(f"  organiser API  {venue.api_url}   (token in {Path(args.state) / 'venue.json'})")
     print(
         f"  MQTT broker    127.0.0.1:{venue.mqtt_port}   ({args.broker}) devices use dh/<thing>/up and dh/<thing>/down"
     )
+    if venue.tls is not None:
+        print(f"  MQTT over TLS  {venue.tls.host}:{venue.tls.port}   (venue CA {venue.tls.ca})")
+    print(f"  credentials    deckhand venue credentials <thing> --state {args.state}")
     print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table} ({args.database})")
     if venue.database is Database.DYNAMODB_LOCAL:
         print(f"  data kept in   {venue.data_dir}   (restart to go on; --fresh to start empty)")
     stop.wait()
     print("stopping …")
     venue.stop()
+    return 0
+
+
+def run_credentials(args: argparse.Namespace, stdout: IO[str]) -> int:
+    """A thing's provisioning as one JSON object: its config.json for this venue (over TLS when the
+    running venue serves it, with the venue CA's text), password included: handle it as a secret."""
+    from ..venue.credentials import VenueCredentials, is_thing_name
+    from ..venue.provisioning import VenueLink
+    from ..venue.venue_tls import listener, names
+
+    if not is_thing_name(args.thing):
+        raise DeckhandError(
+            f"{args.thing!r}: a thing name is 1–128 letters, digits or _:- (and not the server's)"
+        )
+    state = Path(args.state)
+    running = state / "venue.json"
+    if not running.exists():
+        raise DeckhandError(
+            f"no venue is running from {state}: start it first (its ports and TLS go in the config)"
+        )
+    info = json.loads(running.read_text())
+    tls = None
+    if info.get("tls_port"):
+        tls = listener(state, info["device_host"], info["tls_port"])
+        if args.endpoint and args.endpoint not in names(tls):
+            raise DeckhandError(
+                f"the venue's certificate does not name {args.endpoint}: restart the venue with "
+                f"--device-host {args.endpoint} (the CA stays the same)"
+            )
+    link = VenueLink(info["mqtt_port"], VenueCredentials.for_state(state), tls=tls)
+    stdout.write(json.dumps(link.provisioning(args.thing, args.role, args.endpoint), indent=2) + "\n")
     return 0
 
 
@@ -64,6 +101,8 @@ def run_organiser(args: argparse.Namespace, stdout: IO[str]) -> int:
 
 
 def run_handset(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    from ..venue.credentials import VenueCredentials
+    from ..venue.provisioning import VenueLink
     from ..venue.terminal import TerminalHandset
 
     if not re.fullmatch(r"[A-Za-z0-9_:-]{1,128}", args.thing):
@@ -74,5 +113,6 @@ def run_handset(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> in
         running = state / "venue.json"
         port = json.loads(running.read_text())["mqtt_port"] if running.exists() else 1883
     # The handset keeps its message ids and unanswered actions here, as a device keeps them in flash.
-    handset = TerminalHandset(args.thing, port, state / "handsets" / args.thing, stdout, host=args.host)
+    link = VenueLink(port, VenueCredentials.for_state(state), host=args.host)
+    handset = TerminalHandset(args.thing, link, state / "handsets" / args.thing, stdout)
     return handset.run(stdin)

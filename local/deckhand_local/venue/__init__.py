@@ -1,1 +1,1 @@
-"""The local venue: the whole system on one machine (embedded broker, moto server, bridge, adapters)."""
+"""The local venue: the whole system on one machine (database, broker, bridge, adapters)."""

@@ -23,13 +23,16 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 Route = Callable[[str], str]
+Login = tuple[str, str]  # (username, password): the brokers take no anonymous client
 
 
-def new_client(client_id: str) -> mqtt.Client:
+def new_client(client_id: str, login: Login | None = None) -> mqtt.Client:
     """A paho client whose small packets leave at once. paho leaves Nagle's algorithm on, so a
     handler's second message waited for the first one's TCP acknowledgement (~40 ms a play)."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
     client.on_socket_open = _no_delay
+    if login is not None:
+        client.username_pw_set(*login)
     return client
 
 
@@ -37,8 +40,8 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-def mqtt_client(client_id: str, host: str, port: int) -> mqtt.Client:
-    client = new_client(client_id)
+def mqtt_client(client_id: str, host: str, port: int, login: Login | None = None) -> mqtt.Client:
+    client = new_client(client_id, login)
     client.connect(host, port)
     client.loop_start()
     return client
@@ -56,9 +59,11 @@ class Bridge:
         *,
         workers: int = 1,
         route: Route | None = None,
+        login: Login | None = None,
     ) -> None:
         """``route`` names the table a thing is at (default: the thing itself); ``workers`` is how
-        many messages are handled at once, like concurrent Lambda invocations."""
+        many messages are handled at once, like concurrent Lambda invocations; ``login`` is the
+        server identity's credentials."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
@@ -74,9 +79,9 @@ class Bridge:
         self.reorder_every = 0  # fault injection: every n-th message is overtaken by the one after it
         self.delayed = 0  # messages held back by that fault
         self.overtaken = 0  # of those, the ones a later message did overtake
-        self.out = mqtt_client(f"{name}-out", host, port)
+        self.out = mqtt_client(f"{name}-out", host, port, login)
         ready = threading.Event()
-        self.sub = new_client(f"{name}-in")
+        self.sub = new_client(f"{name}-in", login)
         self.sub.on_subscribe = lambda *a: ready.set()
         self.sub.on_message = self._on_message
         self.sub.connect(host, port)

@@ -1,6 +1,8 @@
 """The embedded MQTT 3.1.1 broker (amqtt), bound to 127.0.0.1 only: in a thread of this process
-(``EmbeddedBroker``), or in a process of its own (``BrokerProcess``, the venue's default), so its work
-does not take the interpreter lock the handlers need (a third of the venue's busy time at 16 tables).
+(``EmbeddedBroker``, tests), or in a process of its own (``BrokerProcess``, ``--broker embedded``), so
+its work does not take the interpreter lock the handlers need (a third of the venue's busy time at 16
+tables). Like Aedes it takes only the things' and the server's credentials and enforces the IoT
+policy's topic rules (``amqtt_policy.py``); it has no ``$SYS`` topics.
 """
 
 from __future__ import annotations
@@ -14,17 +16,21 @@ import subprocess
 import sys
 import threading
 import warnings
-from typing import Any
+from typing import Any, Self
 
 from deckhand.errors import VenueStartError
 
+from .credentials import VenueCredentials
 from .processes import Spawned, stop_process, wait_listening
+
+POLICY = "deckhand_local.venue.amqtt_policy"
 
 
 class EmbeddedBroker:
-    def __init__(self, port: int = 1883, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, credentials: VenueCredentials, host: str = "127.0.0.1") -> None:
         self.host = host
         self.port = port
+        self.credentials = credentials
         self._loop = asyncio.new_event_loop()
         self._thread: threading.Thread | None = None
         self._broker: Any = None
@@ -32,13 +38,17 @@ class EmbeddedBroker:
     def start(self, timeout: float = 10) -> EmbeddedBroker:
         from amqtt.broker import Broker
 
+        from .amqtt_policy import install
+
+        install()
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.CRITICAL)  # a failed start is reported by us
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
-            "sys_interval": 0,
-            "auth": {"allow-anonymous": True},
-            "topic-check": {"enabled": False},
+            "plugins": {
+                f"{POLICY}.ThingAuthPlugin": {"key": self.credentials.key.hex()},
+                f"{POLICY}.ThingTopicPlugin": {},
+            },
         }
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -78,37 +88,44 @@ class EmbeddedBroker:
 
 class BrokerProcess:
     """``EmbeddedBroker`` run as ``python -m deckhand_local.venue.broker`` in a session of its own
-    (Ctrl-C reaches the venue, which stops it)."""
+    (Ctrl-C reaches the venue, which stops it). The venue key reaches it on its standard input."""
 
-    def __init__(self, port: int = 1883, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, credentials: VenueCredentials, host: str = "127.0.0.1") -> None:
         self.host = host
         self.port = port
+        self.credentials = credentials
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def pid(self) -> int | None:
         return None if self.process is None else self.process.pid
 
-    def start(self, timeout: float = 20, spawned: Spawned | None = None) -> BrokerProcess:
+    NAME = "the embedded MQTT broker"
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "deckhand_local.venue.broker",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+        ]
+
+    def start(self, timeout: float = 20, spawned: Spawned | None = None) -> Self:
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "deckhand_local.venue.broker",
-                "--host",
-                self.host,
-                "--port",
-                str(self.port),
-            ],
-            stdin=subprocess.DEVNULL,
+            self.command(),
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         if spawned is not None:
             spawned(self.process.pid)
+        send_key(self.process, self.credentials)
         try:
-            wait_listening(self.process, self.host, self.port, timeout, "MQTT broker")
+            wait_listening(self.process, self.host, self.port, timeout, self.NAME)
         except VenueStartError:
             self.process = None
             raise
@@ -119,8 +136,18 @@ class BrokerProcess:
         stop_process(process, timeout)
 
 
+def send_key(process: subprocess.Popen[bytes], credentials: VenueCredentials) -> None:
+    """Hand a broker process the venue key on its standard input (never in a file or its arguments)."""
+    assert process.stdin is not None
+    try:
+        process.stdin.write(credentials.key.hex().encode() + b"\n")
+        process.stdin.close()
+    except OSError:
+        pass  # it exited already: waiting for it to listen says so
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the broker until SIGTERM or SIGINT."""
+    """Run the broker until SIGTERM or SIGINT, with the venue key read from standard input."""
     parser = argparse.ArgumentParser(description="Deckhand's embedded MQTT broker")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=1883)
@@ -128,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    broker = EmbeddedBroker(args.port, args.host).start()
+    credentials = VenueCredentials(bytes.fromhex(sys.stdin.readline().strip()))
+    broker = EmbeddedBroker(args.port, credentials, args.host).start()
     stop.wait()
     broker.stop()
     return 0

@@ -110,8 +110,8 @@ class CrashSoak:
         began = time.monotonic()
         self.say(f"Starting the venue ({self.venue.start():.1f} s)")
         info = self.venue.info()
-        for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-            os.environ.setdefault(name, "local")  # DynamoDB Local takes any credentials
+        os.environ["AWS_ACCESS_KEY_ID"] = info["dynamodb_key"]  # the venue's database is its key's
+        os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
         models.configure(table_name=info["table"], host=info["dynamodb"], region="us-east-1")
         try:
             self._register()
@@ -161,7 +161,7 @@ class CrashSoak:
         )
         tables = register(self._api(), shape)
         views = DatabaseSeatViews()
-        devices = make_devices(tables, self.venue.mqtt_port, self.work / "devices", views)
+        devices = make_devices(tables, self.venue.link(), self.work / "devices", views)
         self.devices = RealTimeDevices(devices, self.tick_seconds).start()
         self.say(f"Event {EVENT_ID!r}: {self.tables} tables, {self.rounds} rounds × {self.boards} boards")
 

@@ -63,7 +63,7 @@ class DemoEvent:
         log: IO[str],
         faults: Faults | None = None,
         round_limit: float = 600.0,
-        broker: str = "embedded",
+        broker: str = "aedes",
         dynamodb_endpoint: str | None = None,
     ) -> None:
         self.seed = seed
@@ -182,7 +182,7 @@ class DemoEvent:
             f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
         )
         self.devices.extend(
-            make_devices(tables, venue.mqtt_port, self.work, venue.sent, self.faults.misread_board)
+            make_devices(tables, venue.link, self.work, venue.sent, self.faults.misread_board)
         )
         self._settle(venue)
 

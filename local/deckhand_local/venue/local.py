@@ -1,10 +1,11 @@
 """``deckhand venue``: the whole system on one machine, each part on 127.0.0.1.
 
 DynamoDB Local (in its own process, its data on disk in the state folder) is the database, with the
-table made from template.yaml; an embedded broker (or mosquitto) carries MQTT, the bridge does what
-the IoT rule does, the Lambda handlers run in-process, the timers sweep every second, and an HTTP
-adapter serves the organiser API. A venue keeps its data: restarted, even after ``kill -9``, it goes
-on where it was; ``fresh`` starts from an empty database.
+table made from template.yaml; Aedes (or amqtt, or mosquitto) carries MQTT, taking only the things'
+and the server's credentials, the bridge does what the IoT rule does, the Lambda handlers run
+in-process, the timers sweep every second, and an HTTP adapter serves the organiser API. A venue
+keeps its data: restarted, even after ``kill -9``, it goes on where it was; ``fresh`` starts from an
+empty database. Its state folder (0700, files 0600) holds its secrets.
 """
 
 from __future__ import annotations
@@ -26,21 +27,27 @@ from deckhand.service.messaging import MqttPublisher
 from deckhand.service.runtime import Runtime
 
 from . import organisers
+from .aedes import AedesBroker
 from .bridge import Bridge, mqtt_client
 from .broker import BrokerProcess
+from .credentials import SERVER, VenueCredentials
 from .database import Database
-from .dynamodb_local import DynamoDBLocal
+from .dynamodb_local import DynamoDBLocal, has_shared_database, venue_access_key
 from .http_adapter import ApiServer
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .lockstep import LastSent
 from .mosquitto import MosquittoBroker
 from .motoserver import MotoServer
 from .processes import stop_orphan
+from .provisioning import VenueLink
+from .state_folder import make_private, write_private
 from .tables import ensure_table
+from .venue_tls import TlsListener, venue_tls
 
 REGION = "us-east-1"
-BROKERS = ("embedded", "mosquitto")
+BROKERS = ("aedes", "embedded", "mosquitto")
 BRIDGE_WORKERS = 4
+log = logging.getLogger(__name__)
 
 
 def table_of(thing: str) -> str:
@@ -64,11 +71,18 @@ class Venue:
         fresh: bool = False,
         table: str = "deckhand-local",
         sweep_seconds: float = 1.0,
-        broker: str = "embedded",
+        broker: str = "aedes",
         bridge_workers: int = BRIDGE_WORKERS,
+        api_host: str = "127.0.0.1",
+        tls_port: int | None = None,
+        device_host: str = "127.0.0.1",
     ) -> None:
+        """``tls_port``: also serve MQTT over TLS there, on ``device_host`` (the venue's address on
+        its network, for real handsets; Aedes only)."""
         if broker not in BROKERS:
             raise ValueError(f"broker {broker!r}: one of {', '.join(BROKERS)}")
+        if tls_port is not None and broker != "aedes":
+            raise VenueStartError("the TLS listener is Aedes's (--broker aedes)")
         self.dynamodb_port = dynamodb_port
         self.mqtt_port = mqtt_port
         self.http_port = http_port
@@ -80,13 +94,17 @@ class Venue:
         self.sweep_seconds = sweep_seconds
         self.broker_kind = broker
         self.bridge_workers = bridge_workers
+        self.api_host = api_host
+        self.tls_port = tls_port
+        self.device_host = device_host
+        self.tls: TlsListener | None = None
         self.token = secrets.token_urlsafe(24)
         self._stop = threading.Event()
         self._parts: list[Any] = []
 
     @property
     def api_url(self) -> str:
-        return f"http://127.0.0.1:{self.http_port}"
+        return f"http://{self.api_host}:{self.http_port}"
 
     @property
     def data_dir(self) -> Path:
@@ -105,9 +123,7 @@ class Venue:
 
     def _note_server(self, name: str, pid: int | None) -> None:
         self._servers[name] = pid
-        staged = self.servers_file.with_suffix(".tmp")
-        staged.write_text(json.dumps(self._servers))
-        staged.replace(self.servers_file)
+        write_private(self.servers_file, json.dumps(self._servers))
 
     def start(self) -> Venue:
         try:
@@ -116,20 +132,27 @@ class Venue:
             for part in reversed(self._parts):  # nothing is left running when a part cannot start
                 with contextlib.suppress(Exception):
                     part.stop()
+            if hasattr(self, "_umask"):
+                self._restore_process()
             raise
 
     def _start(self) -> Venue:
+        self._environment = {name: os.environ.get(name) for name in AWS_ENVIRONMENT}
+        # Whatever the venue writes in its state folder (journal, logs) is its owner's only.
+        self._umask = os.umask(0o077)
         os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
         os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
         os.environ["AWS_DEFAULT_REGION"] = REGION
         for name in ("werkzeug", "moto", "amqtt", "transitions", "botocore", "urllib3"):
             logging.getLogger(name).setLevel(logging.ERROR)
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        make_private(self.state_dir)
         self._replace_stale_venue()
+        self.credentials = VenueCredentials.for_state(self.state_dir)
         self._servers: dict[str, int | str | None] = {}
         self._note_server("pid", os.getpid())
         self._servers["started"] = process_started(os.getpid())
         ports = [self.mqtt_port] + ([self.http_port] if self.http_port else [])
+        ports += [self.tls_port] if self.tls_port else []
         if self.dynamodb_endpoint is None:
             ports.append(self.dynamodb_port)
         for port in ports:
@@ -144,16 +167,21 @@ class Venue:
         self.dynamodb = boto3.client("dynamodb", endpoint_url=endpoint, region_name=REGION)
         ensure_table(self.dynamodb, self.table, repository_root() / "template.yaml")
 
-        broker_class = MosquittoBroker if self.broker_kind == "mosquitto" else BrokerProcess
-        self.broker = broker_class(self.mqtt_port).start(spawned=lambda pid: self._note_server("broker", pid))
+        self.broker = self._broker().start(spawned=lambda pid: self._note_server("broker", pid))
         self._parts.append(self.broker)
+        if isinstance(self.broker, MosquittoBroker):
+            self.broker.allow(registered_things())
         self.handlers = load_handlers()
         # Journaled in the state folder (beside the database), unless the data is in memory anyway.
         journal = self.state_dir / "invocations" if self.database is Database.DYNAMODB_LOCAL else None
         if journal is not None and self.fresh and journal.exists():
             shutil.rmtree(journal)
+        if journal is not None:
+            make_private(journal)
         self.invoker = AsyncInvoker(self.handlers, journal)
-        self.publisher_client = mqtt_client("server-publisher", "127.0.0.1", self.mqtt_port)
+        self.publisher_client = mqtt_client(
+            "server-publisher", "127.0.0.1", self.mqtt_port, self.server_login
+        )
         self.sent = LastSent(MqttPublisher(self.publisher_client))
         context.set_runtime(Runtime(self.sent, self.invoker))
         self.invoker.start()
@@ -163,32 +191,68 @@ class Venue:
             lambda event: call(self.handlers["play"], "play", event),
             workers=self.bridge_workers,
             route=table_of,
+            login=self.server_login,
         )
         self.api = ApiServer(
-            lambda event: call(self.handlers["api"], "api", event),
+            self._serve_api,
             self.token,
+            host=self.api_host,
             port=self.http_port,
             organisers=lambda: organisers.read(self.state_dir),  # deckhand venue organiser add NAME
         ).start()
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)
         self.timers.start()
-        self.running_file.write_text(
+        write_private(
+            self.running_file,
             json.dumps(
                 {
                     "pid": os.getpid(),
                     "api": self.api_url,
                     "token": self.token,
                     "mqtt_port": self.mqtt_port,
+                    "tls_port": self.tls_port,
+                    "device_host": self.device_host,
                     "dynamodb": endpoint,
+                    "dynamodb_key": os.environ["AWS_ACCESS_KEY_ID"],
                     "dynamodb_pid": self.db_server.pid if self.db_server is not None else None,
                     "broker_pid": self.broker.pid,
                     "database": str(self.database),
                     "table": self.table,
                 }
-            )
+            ),
         )
         return self
+
+    @property
+    def link(self) -> VenueLink:
+        """Where and with which credentials the venue's devices connect."""
+        return VenueLink(self.mqtt_port, self.credentials, tls=self.tls)
+
+    @property
+    def server_login(self) -> tuple[str, str]:
+        """The server identity's credentials: the bridge and the publishers connect with them."""
+        return (SERVER, self.credentials.server_password)
+
+    def _broker(self) -> AedesBroker | BrokerProcess | MosquittoBroker:
+        if self.broker_kind == "mosquitto":
+            return MosquittoBroker(self.mqtt_port, self.credentials)
+        if self.broker_kind == "embedded":
+            return BrokerProcess(self.mqtt_port, self.credentials)
+        if self.tls_port is not None:
+            self.tls = venue_tls(self.state_dir, self.device_host, self.tls_port)
+        return AedesBroker(self.mqtt_port, self.credentials, tls=self.tls)
+
+    def _serve_api(self, event: dict[str, Any]) -> dict[str, Any]:
+        response: dict[str, Any] = call(self.handlers["api"], "api", event)
+        registered = (
+            event["httpMethod"] == "POST"
+            and event["path"].endswith("/tables")
+            and 200 <= response.get("statusCode", 500) < 300
+        )
+        if registered and isinstance(self.broker, MosquittoBroker):
+            self.broker.allow(registered_things())  # mosquitto cannot derive their passwords itself
+        return response
 
     def _start_database(self) -> str:
         """The DynamoDB endpoint: a shared server given by the caller, or one of our own."""
@@ -200,7 +264,17 @@ class Venue:
         else:
             if self.fresh and self.data_dir.exists():
                 shutil.rmtree(self.data_dir)
-            self.db_server = DynamoDBLocal(self.dynamodb_port, self.data_dir)
+            shared = self.data_dir.exists() and has_shared_database(self.data_dir)
+            if shared:
+                log.warning(
+                    "%s holds a database from before per-venue access keys: it stays readable with any "
+                    "key until the venue is started --fresh",
+                    self.data_dir,
+                )
+            os.environ["AWS_ACCESS_KEY_ID"] = venue_access_key(self.state_dir)
+            os.environ["AWS_SECRET_ACCESS_KEY"] = "local"  # DynamoDB Local checks only the key id
+            forget_credentials()
+            self.db_server = DynamoDBLocal(self.dynamodb_port, self.data_dir, shared=shared)
         self._parts.append(self.db_server)
         self.db_server.start(spawned=lambda pid: self._note_server("database", pid))
         return f"http://127.0.0.1:{self.dynamodb_port}"
@@ -231,6 +305,14 @@ class Venue:
             with contextlib.suppress(Exception):
                 call(self.handlers["timers"], "timers", {"source": "local.schedule"})
 
+    def _restore_process(self) -> None:
+        """The umask as it was, and the credentials without the venue's database key (the next venue
+        of this process, in tests, finds its own): as they were, or the venue's former ``local``."""
+        os.umask(self._umask)
+        for name, value in self._environment.items():
+            os.environ[name] = value or "local"
+        forget_credentials()
+
     def quiet(self) -> bool:
         """Nothing is being handled: every message that reached the bridge is done, no invocation queued."""
         return self.invoker.pending == 0 and self.bridge.processed >= self.bridge.received
@@ -259,6 +341,25 @@ class Venue:
             self.db_server.stop()
         self.running_file.unlink(missing_ok=True)
         self.servers_file.unlink(missing_ok=True)
+        self._restore_process()
+
+
+AWS_ENVIRONMENT = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
+
+
+def forget_credentials() -> None:
+    """boto3's default session keeps the credentials it first read: a process that used AWS before
+    (tests) would reach the venue's database with another key, so it reads them again."""
+    import boto3
+
+    boto3.DEFAULT_SESSION = None
+
+
+def registered_things() -> list[str]:
+    """Every thing registered at a table of the venue's table (a scan: only mosquitto needs it)."""
+    from deckhand.service.models import DeviceItem
+
+    return [item.pk.removeprefix("DEVICE#") for item in DeviceItem.scan(DeviceItem.pk.startswith("DEVICE#"))]
 
 
 def port_taken(port: int) -> bool:

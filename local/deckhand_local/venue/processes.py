@@ -1,4 +1,4 @@
-"""The venue's parts that run as processes of their own (DynamoDB Local, moto's server, mosquitto):
+"""The venue's parts that run as processes of their own (DynamoDB Local, moto's server, the brokers):
 wait until one listens, stop one for good, stop one a dead venue left behind."""
 
 from __future__ import annotations
@@ -43,7 +43,13 @@ def stop_process(process: subprocess.Popen[bytes] | None, timeout: float = 10) -
 
 
 # What a server the venue starts (database, broker) has in its command line.
-SERVER_MARKERS = (b"DynamoDBLocal.jar", b"moto.server", b"deckhand_local.venue.broker", b"mosquitto")
+SERVER_MARKERS = (
+    b"DynamoDBLocal.jar",
+    b"moto.server",
+    b"deckhand_local.venue.broker",
+    b"tools/broker/broker.mjs",
+    b"mosquitto",
+)
 
 
 def is_venue_server(pid: int) -> bool:

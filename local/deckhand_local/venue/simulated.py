@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .lambdas import repository_root
+from .provisioning import VenueLink
 
 if TYPE_CHECKING:
     from deckhand.engines.contract import Action
@@ -25,21 +26,34 @@ def firmware_on_path(root: Path | None = None) -> None:
             sys.path.insert(0, str(folder))
 
 
+def host_client(cfg: dict[str, Any]) -> Any:
+    """The firmware's MQTT client on the host, connecting as the device's configuration says."""
+    from umqtt.simple import MQTTClient
+
+    return MQTTClient(
+        cfg["thing"],
+        cfg["endpoint"],
+        cfg["port"],
+        user=cfg.get("username"),
+        password=cfg.get("password"),
+        keepalive=30,
+    )
+
+
 class SimulatedDevice:
-    def __init__(self, thing: str, role: str, port: int, state: Path) -> None:
+    def __init__(self, thing: str, role: str, link: VenueLink, state: Path) -> None:
+        """``link``: the venue's broker and credentials, from which the device is configured as a
+        real one is provisioned."""
         firmware_on_path()
         from deckhand_fw.app import build
         from deckhand_fw.hal.host import HostHal
-        from umqtt.simple import MQTTClient
 
         self.thing = thing
         self.hal = HostHal()
-        self.cfg = {"thing": thing, "role": role, "endpoint": "127.0.0.1", "port": port, "tls": False}
+        self.cfg = link.device_config(thing, role)
         self.state = state
         state.mkdir(parents=True, exist_ok=True)
-
-        def make_client(cfg: dict[str, Any]) -> Any:
-            return MQTTClient(cfg["thing"], cfg["endpoint"], cfg["port"], keepalive=30)
+        make_client = host_client
 
         self.app, self.conn = build(self.cfg, self.hal, make_client, str(state))
         self.last_view: tuple[str, int] | None = None  # the last view (board, version) received
@@ -122,9 +136,9 @@ class BotHandset(SimulatedDevice):
     THINK_TICKS = {"bold": 1, "steady": 2, "careful": 3}
 
     def __init__(
-        self, thing: str, port: int, state: Path, style: str = "steady", *, views: SeatViews
+        self, thing: str, link: VenueLink, state: Path, style: str = "steady", *, views: SeatViews
     ) -> None:
-        super().__init__(thing, "handset", port, state)
+        super().__init__(thing, "handset", link, state)
         self.style = style
         self.views = views
         self.think = self.THINK_TICKS.get(style, 1)
@@ -194,8 +208,8 @@ class DealingTable(SimulatedDevice):
     """Deals from a simulated deck: the cards of each board as the deal order arrives (``misread``
     swaps two cards, as a jammed shoe would)."""
 
-    def __init__(self, thing: str, port: int, state: Path, misread_board: str | None = None) -> None:
-        super().__init__(thing, "dealer", port, state)
+    def __init__(self, thing: str, link: VenueLink, state: Path, misread_board: str | None = None) -> None:
+        super().__init__(thing, "dealer", link, state)
         self.misread_board = misread_board
         self.redeal_pending = False
         self.misreads = 0

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
+from .provisioning import VenueLink
 from .simulated import SimulatedDevice
 
 HELP = """Commands:
@@ -41,9 +42,8 @@ def parse_card(word: str) -> str:
 
 
 class TerminalHandset(SimulatedDevice):
-    def __init__(self, thing: str, port: int, state: Path, out: IO[str], host: str = "127.0.0.1") -> None:
-        super().__init__(thing, "handset", port, state)
-        self.cfg["endpoint"] = host
+    def __init__(self, thing: str, link: VenueLink, state: Path, out: IO[str]) -> None:
+        super().__init__(thing, "handset", link, state)
         self.out = out
         self._frames = -1
         self._was_connected = False

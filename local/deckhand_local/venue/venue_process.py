@@ -15,7 +15,9 @@ from typing import Any
 from deckhand.errors import VenueStartError
 
 from ..cli.organiser import ApiClient
+from .credentials import VenueCredentials
 from .processes import stop_orphan
+from .provisioning import VenueLink
 
 READY = "Ctrl-C stops it"
 
@@ -108,6 +110,10 @@ class VenueProcess:
         except (OSError, ValueError):
             return {}
         return info
+
+    def link(self) -> VenueLink:
+        """Where and with which credentials this venue's devices connect (its key is in the state folder)."""
+        return VenueLink(self.mqtt_port, VenueCredentials.for_state(self.state))
 
     def api(self) -> ApiClient:
         """An organiser API client for the current start (each start has a new token)."""

@@ -134,7 +134,8 @@ class Esp32Hal:
 
 
 def make_client(cfg):
-    """umqtt.simple over TLS with the device's certificate (AWS IoT Core, port 8883)."""
+    """umqtt.simple over TLS: with the device's certificate (AWS IoT Core, port 8883), or with its
+    password from the venue (a local venue's broker, which shows a certificate of the venue CA)."""
     from umqtt.simple import MQTTClient
 
     context = None
@@ -142,6 +143,17 @@ def make_client(cfg):
         import tls
 
         context = tls.SSLContext(tls.PROTOCOL_TLS_CLIENT)
-        context.load_cert_chain(cfg["cert"], cfg["key"])
+        if "cert" in cfg:
+            context.load_cert_chain(cfg["cert"], cfg["key"])
         context.load_verify_locations(cafile=cfg["ca"])  # PROTOCOL_TLS_CLIENT verifies the server
-    return MQTTClient(cfg["thing"], cfg["endpoint"], port=cfg["port"], keepalive=60, ssl=context)
+    password = cfg.get("password")
+    user = cfg.get("username", cfg["thing"]) if password is not None else None  # a venue: its thing name
+    return MQTTClient(
+        cfg["thing"],
+        cfg["endpoint"],
+        port=cfg["port"],
+        user=user,
+        password=password,
+        keepalive=60,
+        ssl=context,
+    )

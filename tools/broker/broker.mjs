@@ -1,0 +1,143 @@
+// The local venue's MQTT broker: Aedes with each thing's credentials and the IoT policy's topic rules.
+//
+// A thing connects with its thing name as client id and username, and the password
+// HMAC-SHA256(venue key, "thing:<name>") (local/deckhand_local/venue/credentials.py derives the same);
+// it may publish only dh/<itself>/up and subscribe only to dh/<itself>/down. The server identity
+// (deckhand-server) may publish and subscribe anywhere under dh/. Anonymous clients are refused.
+//
+// node broker.mjs --key-stdin [--host 127.0.0.1] [--port 1883]
+//                 [--tls-port P --tls-host H --tls-cert F --tls-key F]
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { createServer as createTlsServer } from 'node:tls'
+import { parseArgs } from 'node:util'
+import { Aedes } from 'aedes'
+
+const SERVER = 'deckhand-server'
+const THING_NAME = /^[A-Za-z0-9_:-]{1,128}$/
+const BAD_CREDENTIALS = 4
+const NOT_AUTHORIZED = 5
+
+const { values: args } = parseArgs({
+  options: {
+    'key-stdin': { type: 'boolean', default: false },
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '1883' },
+    'tls-port': { type: 'string' },
+    'tls-host': { type: 'string', default: '127.0.0.1' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' }
+  }
+})
+if (!args['key-stdin']) {
+  console.error('broker.mjs: --key-stdin is required (the broker never runs without credentials)')
+  process.exit(2)
+}
+// The venue key (hex) on standard input: never in a file or on the command line.
+const key = Buffer.from(readFileSync(0, 'utf8').trim(), 'hex')
+if (key.length < 16) {
+  console.error('broker.mjs: the venue key is too short')
+  process.exit(2)
+}
+
+function derive (purpose) {
+  return createHmac('sha256', key).update(purpose).digest('base64url')
+}
+
+function sameSecret (expected, given) {
+  const a = Buffer.from(expected)
+  const b = Buffer.from(given || '')
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function refuse (code, message, callback) {
+  const error = new Error(message)
+  error.returnCode = code
+  callback(error, false)
+}
+
+function isThing (user) {
+  return user !== undefined && user !== SERVER
+}
+
+function ownsTopic (user, topic, direction) {
+  return user === SERVER ? topic.startsWith('dh/') : topic === `dh/${user}/${direction}`
+}
+
+const broker = await Aedes.createBroker({ maxClientsIdLength: 256, heartbeatInterval: 3600000 })
+
+broker.authenticate = (client, username, password, callback) => {
+  if (typeof username !== 'string' || password === undefined || password === null) {
+    return refuse(NOT_AUTHORIZED, 'anonymous clients are refused', callback)
+  }
+  if (username === SERVER) {
+    if (!sameSecret(derive(`server:${SERVER}`), password.toString())) {
+      return refuse(BAD_CREDENTIALS, 'wrong password', callback)
+    }
+  } else {
+    if (!THING_NAME.test(username) || client.id !== username) {
+      return refuse(NOT_AUTHORIZED, 'a thing connects with its name as client id and username', callback)
+    }
+    if (!sameSecret(derive(`thing:${username}`), password.toString())) {
+      return refuse(BAD_CREDENTIALS, 'wrong password', callback)
+    }
+  }
+  client.deckhandUser = username
+  callback(null, true)
+}
+
+broker.authorizePublish = (client, packet, callback) => {
+  const user = client ? client.deckhandUser : undefined
+  if (user === undefined || !ownsTopic(user, packet.topic, 'up')) {
+    return callback(new Error(`not allowed to publish on ${packet.topic}`))
+  }
+  callback(null)
+}
+
+broker.authorizeSubscribe = (client, subscription, callback) => {
+  const user = client ? client.deckhandUser : undefined
+  // A refused filter is answered 0x80 in the SUBACK (the client stays connected, as with IoT Core).
+  callback(null, user !== undefined && ownsTopic(user, subscription.topic, 'down') ? subscription : null)
+}
+
+broker.authorizeForward = (client, packet) => {
+  // Defence in depth: a thing is never sent anything but its own down topic.
+  const user = client ? client.deckhandUser : undefined
+  if (isThing(user) && packet.topic !== `dh/${user}/down`) return null
+  return user === undefined ? null : packet
+}
+
+function noDelay (socket) {
+  socket.setNoDelay(true) // a handler's several small messages leave at once, not one ACK apart
+}
+
+const servers = []
+if (args['tls-port']) {
+  const tlsServer = createTlsServer(
+    { cert: readFileSync(args['tls-cert']), key: readFileSync(args['tls-key']), minVersion: 'TLSv1.2' },
+    broker.handle
+  )
+  tlsServer.on('secureConnection', noDelay)
+  await new Promise((resolve, reject) => {
+    tlsServer.once('error', reject)
+    tlsServer.listen(Number(args['tls-port']), args['tls-host'], resolve)
+  })
+  servers.push(tlsServer)
+}
+// The plain listener last: once it accepts connections, every listener is up.
+const server = createServer({ noDelay: true }, broker.handle)
+server.on('connection', noDelay)
+await new Promise((resolve, reject) => {
+  server.once('error', reject)
+  server.listen(Number(args.port), args.host, resolve)
+})
+servers.push(server)
+
+function stop () {
+  for (const s of servers) s.close()
+  broker.close(() => process.exit(0))
+  setTimeout(() => process.exit(0), 2000).unref()
+}
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)
