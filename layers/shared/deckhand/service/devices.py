@@ -215,7 +215,10 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
         if current.status == "waiting":
             raise BadMessage("wrong_board", f"board {current.board} has not started at this table")
         if current.status == "stopped":
-            raise BadMessage("board_stopped", f"board {current.board} is stopped: {current.stop_reason}")
+            # Never the stop's detail: a misread names where a card lies in a board other tables play.
+            raise BadMessage(
+                "board_stopped", f"board {current.board} is stopped: {outgoing.STOPPED_FOR_HANDSETS}"
+            )
         if current.status == "ended":
             raise BadMessage("board_over", f"board {current.board} has ended")
         timeouts = tableboard.apply_timeouts(current)
@@ -327,9 +330,14 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
     if problem and item.status != "stopped":
         return _ack(rt, thing, msg)  # an overtaken report (above)
     if problem:
-        for t in [*item.devices, item.dealer]:
+        # The detail (which card lies where) goes to the dealing table that must fix it and to the
+        # referee (the board's stop reason, in the round's status); handsets learn only that it stopped.
+        for t in item.devices:
             if t:
-                rt.publisher.publish(down_topic(t), outgoing.stopped(item.board, problem))
+                rt.publisher.publish(
+                    down_topic(t), outgoing.stopped(item.board, outgoing.STOPPED_FOR_HANDSETS)
+                )
+        rt.publisher.publish(down_topic(thing), outgoing.stopped(item.board, problem))
         return _reject(rt, thing, msg, "deal_mismatch", problem)
     return _ack(rt, thing, msg)
 

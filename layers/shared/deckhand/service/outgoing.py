@@ -27,6 +27,9 @@ ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up
 ASK_FIELDS = ("p", "o")  # the prompt and its options
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
 WHY_MAX = 200  # characters of a reason a device is sent
+# What a handset is told when its table's board stops: the detail (a misread names a card and where it
+# lies in a duplicate board other tables still play) is for the dealing table and the referee only.
+STOPPED_FOR_HANDSETS = "board stopped, referee called"
 
 
 def ack(msg: str, *, version: int | None = None, duplicate: bool = False) -> dict[str, Any]:

@@ -298,7 +298,12 @@ def round_status(event_id: str, round_no: int) -> dict[str, Any]:
         boards = []
         for b in r.boards:
             item = items.get((entry["table"], b))
-            boards.append({"board": b, "status": item.status if item else "missing"})
+            board: dict[str, Any] = {"board": b, "status": item.status if item else "missing"}
+            if item is not None and item.status == "stopped" and item.stop_reason:
+                board["why"] = (
+                    item.stop_reason
+                )  # the referee's detail (handsets are told only that it stopped)
+            boards.append(board)
         tables.append(
             {"table": entry["table"], "group": entry["group"], "seats": entry["seats"], "boards": boards}
         )
