@@ -25,6 +25,7 @@ from ..engines.contract import Action, Rejected
 from ..engines.registry import Game, game
 from ..errors import CardError
 from . import flow, outgoing, tableboard
+from .clock import now_ms
 from .events import get_device, get_event
 from .messaging import down_topic
 from .models import BoardStateItem
@@ -236,15 +237,24 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
     return result
 
 
+# A resend of the message that ended a board re-drives what its first delivery may not have done
+# (scoring, the next board) for this long after the board ended; the timers' sweep (every minute)
+# re-drives anyway, so after that a resend costs one read and no write.
+REDRIVE_WINDOW_MS = 120_000
+
+
 def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[str, Any]:
-    """Acknowledge again, resend the sender's view; an ended board is (idempotently) scored again.
-    The ack carries the board's version, that of the view resent with it: the first ack may have
-    been lost with the link, and the handset waits for a view at least that recent."""
+    """Acknowledge again, resend the sender's view; costs nothing beyond the board's read already made.
+
+    The ack carries the board's version, that of the view resent with it: the first ack may have been
+    lost with the link, and the handset waits for a view at least that recent. Only the message that
+    ended a board, resent soon after, re-drives it (scored again, the next board begun: idempotent);
+    a resend of any other old message id — a flood of them — writes and invokes nothing."""
     result = _ack(rt, thing, msg, duplicate=True, version=item.version)
     seat = next((s for s, t in enumerate(item.devices) if t == thing), None)
     if seat is not None:
         tableboard.publish_views(rt.publisher, item, only_seat=seat)
-    if item.status == "ended":
+    if item.status == "ended" and _ended_it_recently(item, msg):
         rt.invoke(
             "score",
             {"event_id": item.event_id, "round": item.round, "table": item.table, "board": item.board},
@@ -254,41 +264,61 @@ def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[
     return result
 
 
+def _ended_it_recently(item: BoardStateItem, msg: str) -> bool:
+    """``msg`` is the last device message the ended board logged, within the re-drive window."""
+    last = next((entry for entry in reversed(item.log) if "m" in entry), None)
+    if last is None or last["m"] != msg:
+        return False
+    ended_at = max((entry.get("at", 0) for entry in item.log), default=0)
+    return now_ms() - ended_at <= REDRIVE_WINDOW_MS
+
+
 def _hello(
     rt: Runtime, thing: str, event_id: str, round_no: int, table: str, seat: int, msg: str
 ) -> dict[str, Any]:
     """A (re)connected device gets its full current view (a rebooted handset resumes mid-board).
 
-    A board left waiting after the one before it ended (a crash in between) is started first: then
-    every device at the table gets its view with the start."""
+    What it costs is capped whatever the round: the event and the round (read before), then the
+    table's boards in one batch read. A board left waiting after the one before it ended (a crash in
+    between) is started first: then every device at the table gets its view with the start. A board
+    the table has not begun is never shown: neither its hands, nor its card order to the dealing table."""
     from .rounds import get_round
 
-    r = get_round(event_id, round_no)
-    current = None
-    restart = None
-    for b in r.boards:
-        item = tableboard.load(event_id, round_no, table, b)
-        if item is None:
-            continue
-        if item.status == "waiting" and current is not None and current.status == "ended":
-            restart = current
-            break
-        current = item
-        if item.status in ("playing", "stopped"):
-            break
+    boards = get_round(event_id, round_no).boards
+    items = tableboard.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
+    current, restart = _where_the_table_is([items[(table, b)] for b in boards if (table, b) in items])
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
     if restart is not None:
         if flow.start_next(rt, restart):
             return {"status": "accepted"}
         # Started meanwhile (by the sweep, a retried message): its view is the current one.
-        current = tableboard.load(event_id, round_no, table, restart.next_board) or current
+        following = tableboard.load(event_id, round_no, table, restart.next_board)
+        current = following if following is not None and following.status != "waiting" else current
     if current is None:
         return {"status": "accepted"}
     if seat == DEALER:
-        flow.send_deal_order(rt, current)
+        if current.status in ("playing", "stopped"):
+            flow.send_deal_order(rt, current)  # the board being dealt or played: never a later one
     else:
         tableboard.publish_views(rt.publisher, current, only_seat=seat)
     return {"status": "accepted"}
+
+
+def _where_the_table_is(
+    items: list[BoardStateItem],
+) -> tuple[BoardStateItem | None, BoardStateItem | None]:
+    """(the board to show: in play, stopped, or the last ended; the ended board whose next one a
+    crash left waiting, if any). Boards are in the round's order; waiting ones are never shown."""
+    shown = None
+    for item in items:
+        if item.status in ("playing", "stopped"):
+            return item, None
+        if item.status == "waiting":
+            if shown is not None and shown.status == "ended":
+                return shown, shown
+            return shown, None
+        shown = item
+    return shown, None
 
 
 def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list[str]) -> dict[str, Any]:

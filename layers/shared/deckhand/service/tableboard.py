@@ -38,11 +38,11 @@ def load(event_id: str, round_no: int, table: str, board: str) -> BoardStateItem
 
 
 def load_many(
-    event_id: str, round_no: int, pairs: list[tuple[str, str]]
+    event_id: str, round_no: int, pairs: list[tuple[str, str]], *, consistent: bool = False
 ) -> dict[tuple[str, str], BoardStateItem]:
     """Many boards in batched reads: (table, board) → item."""
     keys = [(board_pk(event_id, round_no, t, b), STATE) for t, b in pairs]
-    return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys)}
+    return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys, consistent_read=consistent or None)}
 
 
 @dataclass(frozen=True)
