@@ -28,7 +28,7 @@ from . import flow, outgoing, tableboard
 from .clock import now_ms
 from .events import get_device, get_event
 from .messaging import down_topic
-from .models import BoardStateItem
+from .models import BoardStateItem, DeviceItem
 from .runtime import Runtime
 from .tableboard import Unchanged
 
@@ -177,9 +177,37 @@ def _ack(
     return {"status": "duplicate" if duplicate else "accepted"}
 
 
+# Refusals that may come from a cached assignment gone stale (the thing was registered in a new event
+# since): the assignment is read again, at most once a second per thing, and the message retried.
+_PLACEMENT = frozenset({"unknown_device", "no_round", "wrong_board", "board_over", "not_your_seat"})
+RECHECK_SECONDS = 1.0
+
+
 def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, Any]:
-    msg = message.msg
     device = get_device(thing)
+    try:
+        return _handle_as(rt, thing, message, device)
+    except BadMessage as exc:
+        if exc.code not in _PLACEMENT:
+            raise
+        again = get_device(thing, max_age=RECHECK_SECONDS)
+        if _placed(again) != _placed(device):
+            return _handle_as(rt, thing, message, again)
+        if isinstance(message, Hello) and exc.code == "no_round":
+            return _ack(
+                rt, thing, message.msg
+            )  # nothing to resend yet; the first view comes when the round starts
+        raise
+
+
+def _placed(device: DeviceItem | None) -> tuple[str, str, int] | None:
+    return None if device is None else (device.event_id, device.table, device.seat)
+
+
+def _handle_as(
+    rt: Runtime, thing: str, message: Hello | Dealt | Act, device: DeviceItem | None
+) -> dict[str, Any]:
+    msg = message.msg
     if device is None:
         raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
     kind = message.t
@@ -190,8 +218,6 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
         round_no = message.r
     else:
         event = get_event(device.event_id)
-        if kind == "hello" and (event.status != "playing" or not event.current_round):
-            return _ack(rt, thing, msg)  # nothing to resend yet; the first view comes when the round starts
         if event.status != "playing" or not event.current_round:
             raise BadMessage("no_round", "no round is in play")
         round_no = event.current_round

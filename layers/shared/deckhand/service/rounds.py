@@ -24,7 +24,7 @@ from ..engines.registry import Game, game
 from ..errors import DeckhandError
 from . import flow, tableboard
 from .clock import now_ms
-from .events import Conflict, event_id_of, get_event, list_players, list_tables
+from .events import Conflict, event_id_of, get_event, list_players, list_tables, things_taken
 from .keys import (
     ACTIVE,
     STATE,
@@ -226,6 +226,10 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     venue_tables = list_tables(event_id)
     if event.venue and len(venue_tables) < len(seating):
         raise Conflict(f"round {round_no} needs {len(seating)} tables; {len(venue_tables)} are registered")
+    taken = things_taken(event_id, venue_tables[: len(seating)])
+    if taken:
+        # Registered in another event while this one had not started (events.register_tables).
+        raise Conflict(f"things {', '.join(taken)} are registered in another event since")
     rows: list[dict[str, Any]] = []
     for i, t in enumerate(seating):
         venue = venue_tables[i] if i < len(venue_tables) else None
