@@ -6,9 +6,8 @@ the referee (the round's status) keep the detail.
 """
 
 import pytest
-from backend import THINGS, Backend, act, create_table, prepare, setup_moto_env
+from backend import THINGS, Backend, act, cup_started, setup_moto_env
 from deckhand.service import rounds, tableboard
-from moto import mock_aws
 
 setup_moto_env()
 
@@ -17,11 +16,7 @@ HANDSETS_ARE_TOLD = "board stopped, referee called"
 
 @pytest.fixture
 def started():
-    with mock_aws():
-        create_table()
-        b = Backend()
-        prepare(b)
-        rounds.request_next_round(b.rt, "cup")
+    with cup_started() as (b, _):
         yield b
 
 

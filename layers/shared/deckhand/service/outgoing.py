@@ -90,6 +90,15 @@ def deal(
     return payload
 
 
+COMMITMENT_DIGITS = 16  # the commitment's first 64 bits: enough to check by eye, short enough for a line
+
+
+def commitment_line(commitment: str) -> str:
+    """The status line a handset shows at the round's start: the round's published deal commitment."""
+    digits = commitment[:COMMITMENT_DIGITS]
+    return "Deal commitment " + " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
 def stopped(board: str, why: str) -> dict[str, Any]:
     """The table's board is stopped; a referee takes over."""
     return {"t": "stopped", "b": board, "why": why[:WHY_MAX]}

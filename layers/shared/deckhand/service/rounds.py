@@ -198,6 +198,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 log=[],
                 asked_at=[0] * g.seats,
                 play_ms=[0] * g.seats,
+                commitment=round_item.commitment,
             )
             # A retried deal finds the board already there, identical by construction.
             with contextlib.suppress(PutError):
