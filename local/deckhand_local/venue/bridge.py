@@ -139,8 +139,11 @@ class Bridge:
         thing = message.topic.split("/")[1]
         with self._count:
             self.received += 1
+        if not self.rate.allow(thing):  # before parsing: a flood costs a dictionary lookup a message
+            self._drop("rate")
+            return
         event = rule_event(thing, message.payload)
-        if not self.rate.allow(thing) or (event.get("t") == "hello" and not self.hello_rate.allow(thing)):
+        if event.get("t") == "hello" and not self.hello_rate.allow(thing):
             self._drop("rate")
             return
         if self.route is None:
