@@ -194,9 +194,8 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
         if _placed(again) != _placed(device):
             return _handle_as(rt, thing, message, again)
         if isinstance(message, Hello) and exc.code == "no_round":
-            return _ack(
-                rt, thing, message.msg
-            )  # nothing to resend yet; the first view comes when the round starts
+            # Nothing to resend yet: the first view comes when the round starts.
+            return _ack(rt, thing, message.msg)
         raise
 
 
