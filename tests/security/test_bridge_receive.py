@@ -49,6 +49,7 @@ def test_the_receive_thread_never_reads_and_never_waits(broker):
         route=slow_route,
         rate=PLENTY,
         hello_rate=PLENTY,
+        strangers_rate=PLENTY,
         queue_size=100,
     )
     try:
@@ -65,6 +66,39 @@ def test_the_receive_thread_never_reads_and_never_waits(broker):
     finally:
         release.set()
         bridge.close()
+
+
+def test_made_up_names_by_the_thousand_cost_a_bounded_number_of_lookups(broker):
+    """Each made-up name has a full bucket of its own; together they share the strangers' one: the
+    workers look up a few hundred of them, and a table's thing is handled at once meanwhile."""
+    lookups: list[str] = []
+    handled: list[str] = []
+
+    def route(thing: str) -> str | None:
+        lookups.append(thing)
+        time.sleep(0.005)  # a database read
+        return "T1" if thing == "hs-T1-0" else None
+
+    def handler(event):
+        handled.append(event["thing"])
+        return {"status": "rejected"}
+
+    bridge = Bridge("127.0.0.1", broker.port, handler, workers=4, route=route)
+    try:
+        receive(bridge, "hs-T1-0", {"t": "hello", "msg": "h"})
+        wait_for(lambda: handled == ["hs-T1-0"])
+        for n in range(20_000):
+            receive(bridge, f"ghost-{n}", {"t": "act", "msg": "m"})
+        started = time.monotonic()
+        receive(bridge, "hs-T1-0", {"t": "act", "msg": "a"})
+        wait_for(lambda: handled.count("hs-T1-0") == 2, timeout=10)
+        waited = time.monotonic() - started
+        bridge.idle(timeout=30)
+    finally:
+        bridge.close()
+    assert waited < 5.0, f"the table's message waited {waited:.1f} s"
+    assert len(lookups) <= 1 + 600  # the strangers' burst (and what refilled meanwhile)
+    assert bridge.dropped["rate"] >= 20_000 - 600
 
 
 def test_a_thing_over_its_rate_is_dropped_and_counted(broker):

@@ -28,7 +28,7 @@ import paho.mqtt.client as mqtt
 from deckhand.service.outgoing import UP_FIELDS
 from paho.mqtt.enums import CallbackAPIVersion
 
-from .ratelimit import HELLOS, MESSAGES, Buckets, Rate
+from .ratelimit import HELLOS, MESSAGES, STRANGERS, Buckets, Rate
 from .routing import Find, Routes, worker_of
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -36,6 +36,7 @@ Route = Callable[[str], str | None]  # a thing's table (None: at none); called o
 # What the IoT rule passes (template.yaml): the protocol's message fields, and the thing from the topic.
 RULE_FIELDS = ("t", *sorted({field for fields in UP_FIELDS.values() for field in fields}))
 QUEUE_SIZE = 1_000  # messages waiting per worker; past that the message is dropped (and counted)
+ANY_STRANGER = "*"  # the key of the strangers' one bucket
 Item = tuple[str, dict[str, Any], Find]  # (thing, the rule's event, what its worker must find first)
 
 
@@ -84,11 +85,14 @@ class Bridge:
         route: Route | None = None,
         rate: Rate = MESSAGES,
         hello_rate: Rate = HELLOS,
+        strangers_rate: Rate = STRANGERS,
         queue_size: int = QUEUE_SIZE,
     ) -> None:
         """``route`` names the table a thing is at (default: the thing itself), called on a worker;
         ``workers`` is how many messages are handled at once, like concurrent Lambda invocations;
-        ``rate``/``hello_rate``: each thing's token buckets for all its messages and for its hellos."""
+        ``rate``/``hello_rate``: each thing's token buckets for all its messages and for its hellos;
+        ``strangers_rate``: the one bucket of all things at no known table (before their table is
+        found, or at none)."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
@@ -96,6 +100,7 @@ class Bridge:
         self.routes = Routes(workers)
         self.rate = Buckets(rate)
         self.hello_rate = Buckets(hello_rate)
+        self.strangers = Buckets(strangers_rate)
         self.inboxes: list[queue.Queue[Item | None]] = [queue.Queue(queue_size) for _ in range(workers)]
         self._count = threading.Lock()
         self.received = 0
@@ -149,7 +154,14 @@ class Bridge:
         if self.route is None:
             self._enqueue(worker_of(thing, len(self.inboxes)), (thing, event, ""))
             return
-        index, find = self.routes.inbox_for(thing)
+        index, find, at_a_table = self.routes.inbox_for(thing)
+        if not at_a_table and not self.strangers.allow(ANY_STRANGER):
+            # Things at no known table share one bucket: made-up names by the thousand (each a full
+            # bucket of its own) cannot keep the workers looking them up.
+            if find == "table":
+                self.routes.resolved(thing)
+            self._drop("rate")
+            return
         if not self._enqueue(index, (thing, event, find)) and find == "table":
             self.routes.resolved(thing)
 

@@ -22,6 +22,9 @@ class Rate:
 # from 1 s); a simulated device resending after a dropped link stays far below both.
 MESSAGES = Rate(burst=200, per_second=50)
 HELLOS = Rate(burst=20, per_second=2)  # each one reads the table's boards: the costliest message
+# All things at no known table together: a venue's every device reconnecting at once after a restart
+# (64 tables of five: 320 hellos) passes; a flood of made-up names costs at most 50 lookups a second.
+STRANGERS = Rate(burst=500, per_second=50)
 
 
 class Buckets:

@@ -42,14 +42,16 @@ class Routes:
         self._learned: OrderedDict[str, tuple[str, float]] = OrderedDict()  # thing → (table key, until)
         self._unresolved: dict[str, int] = {}  # thing → its messages waiting for a worker to find the table
 
-    def inbox_for(self, thing: str) -> tuple[int, Find]:
-        """(the worker, what it must find first: nothing, the thing's table, or whether it moved). No I/O."""
+    def inbox_for(self, thing: str) -> tuple[int, Find, bool]:
+        """(the worker, what it must find first: nothing, the thing's table, or whether it moved;
+        whether the thing is known to be at a table). No I/O."""
         with self._lock:
             learned = self._learned.get(thing)
             if learned is not None and not self._unresolved.get(thing):
-                return worker_of(learned[0], self.workers), "" if learned[1] > self.clock() else "again"
+                find: Find = "" if learned[1] > self.clock() else "again"
+                return worker_of(learned[0], self.workers), find, learned[0] != thing
             self._unresolved[thing] = self._unresolved.get(thing, 0) + 1
-            return worker_of(thing, self.workers), "table"
+            return worker_of(thing, self.workers), "table", False
 
     def fresh(self, thing: str) -> str | None:
         """The route just learned for the thing (by its message before this one), if not expired."""
