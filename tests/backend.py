@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from deckhand.engines.registry import game
@@ -158,6 +160,19 @@ def prepare(b: Backend, **spec: Any) -> list[DeviceBot]:
         [{"id": "A", "seats": THINGS[:4], "dealer": "dealer-A"}, {"id": "B", "seats": THINGS[4:]}],
     )
     return [DeviceBot(b, t) for t in THINGS]
+
+
+@contextmanager
+def cup_started(**spec: Any) -> Iterator[tuple[Backend, list[DeviceBot]]]:
+    """The cup (``spec``: fields changed) on a fresh moto table, its first round dealt."""
+    from moto import mock_aws
+
+    with mock_aws():
+        create_table()
+        b = Backend()
+        bots = prepare(b, **spec)
+        rounds.request_next_round(b.rt, "cup")
+        yield b, bots
 
 
 def run_round(b: Backend, bots: list[DeviceBot], limit: int = 5000) -> None:

@@ -22,3 +22,16 @@ def dynamodb_local(tmp_path_factory):
     server = DynamoDBLocal(free_port(), data_dir=None).start()
     yield server.endpoint
     server.stop()
+
+
+@pytest.fixture
+def broker():
+    """An embedded MQTT broker on a free port of 127.0.0.1, for one test; its ``credentials`` give the
+    server's login and each thing's."""
+    from deckhand_local.venue.broker import EmbeddedBroker
+    from deckhand_local.venue.credentials import VenueCredentials
+    from deckhand_local.venue.demo_event import free_port
+
+    broker = EmbeddedBroker(free_port(), VenueCredentials.generate()).start()  # credentials only
+    yield broker
+    broker.stop()

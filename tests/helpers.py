@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 from deckhand.engines.bigtwo.board import PLAY, BigTwoBoard
 from deckhand.engines.common.cards import make_deck, mask_of, parse_card, parse_cards
@@ -55,3 +58,11 @@ def seeded_board(seed: str) -> BigTwoBoard:
 @pytest.fixture
 def fresh_board() -> BigTwoBoard:
     return seeded_board("fixture")
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Poll until ``condition`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)

@@ -12,7 +12,7 @@ metrics = Metrics(namespace="Deckhand", service="play")
 @logger.inject_lambda_context
 @metrics.log_metrics
 def handler(event, context):
-    # The IoT rule delivers the device's JSON with the thing name from the topic: SELECT *, topic(2) AS thing.
+    # The IoT rule delivers the protocol's fields of the device's JSON and the thing name from the topic.
     thing = event.get("thing") if isinstance(event, dict) else None
     payload = {k: v for k, v in event.items() if k != "thing"} if isinstance(event, dict) else event
     outcome = devices.handle(runtime(), thing, payload)

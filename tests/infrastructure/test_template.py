@@ -86,6 +86,27 @@ def test_iot_rule_routes_device_topics_to_play_with_an_error_action(template):
     assert "Sqs" in payload["ErrorAction"]
 
 
+def test_iot_rule_passes_exactly_the_protocol_s_message_fields(template):
+    """Not ``SELECT *``: a device's extra fields never reach the play function, nor its own ``thing``."""
+    from deckhand.service.outgoing import UP_FIELDS
+
+    (rule,) = resources(template, "AWS::IoT::TopicRule").values()
+    sql = rule["Properties"]["TopicRulePayload"]["Sql"]
+    selected = re.fullmatch(r"SELECT (.+) FROM 'dh/\+/up'", sql)
+    assert selected, sql
+    fields = [f.strip() for f in selected.group(1).split(",")]
+    assert fields[-1] == "topic(2) AS thing"
+    protocol = {"t"} | {f for kind in UP_FIELDS.values() for f in kind}
+    assert sorted(fields[:-1]) == sorted(protocol)
+
+
+def test_play_function_has_reserved_concurrency(template):
+    """A flood of device messages cannot take the account's whole concurrency (API, scoring, timers)."""
+    play = template["Resources"]["PlayFunction"]["Properties"]
+    assert play["ReservedConcurrentExecutions"] == {"Ref": "PlayConcurrency"}
+    assert template["Parameters"]["PlayConcurrency"]["Type"] == "Number"
+
+
 def test_table_is_on_demand_with_point_in_time_recovery(template):
     (table,) = resources(template, "AWS::DynamoDB::Table").values()
     props = table["Properties"]

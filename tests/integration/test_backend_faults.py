@@ -243,7 +243,8 @@ def test_dealt_mismatch_stops_the_board_and_is_reported(started):
     assert outcome["code"] == "deal_mismatch" and "card 6" in outcome["why"]
     item = tableboard.load("cup", 1, "A", "1")
     assert item.status == "stopped" and "card 6" in item.stop_reason
-    assert b.publisher.to("hs-A-0")[-1] == {"t": "stopped", "b": "1", "why": item.stop_reason}
+    assert b.publisher.to("hs-A-0")[-1] == {"t": "stopped", "b": "1", "why": "board stopped, referee called"}
+    assert {"t": "stopped", "b": "1", "why": item.stop_reason} in b.publisher.to("dealer-A")
     # Play on a stopped board is refused.
     assert (
         b.send("hs-A-0", {"t": "act", "msg": "s", "board": "1", "a": {"k": "show", "v": 0}})["code"]

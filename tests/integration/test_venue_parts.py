@@ -40,7 +40,8 @@ def test_bridge_workers_share_the_tables_and_keep_each_tables_messages_in_order(
 
     def handler(event):
         time.sleep(0.002)  # long enough for the workers to overlap
-        handled.append((event["thing"].split("-")[0], event["n"], threading.current_thread().name))
+        if event["t"] == "act":
+            handled.append((event["thing"].split("-")[0], int(event["msg"]), threading.current_thread().name))
         return {"status": "accepted"}
 
     bridge = Bridge(
@@ -54,16 +55,23 @@ def test_bridge_workers_share_the_tables_and_keep_each_tables_messages_in_order(
     device = mqtt_client("devices", "127.0.0.1", broker.port, SERVER_LOGIN)  # may publish as any thing
     tables = ["T1", "T2", "T3", "T4", "T5", "T6"]
     try:
+        # Each thing's first message has its table found by a worker (never the receive thread): from
+        # then on the table's messages keep their order (before, only each thing's own).
+        for table in tables:
+            for seat in range(4):
+                device.publish(f"dh/{table}-{seat}/up", json.dumps({"t": "hello", "msg": "h"}), qos=1)
+        wait_for(lambda: bridge.processed == 24)
+        handled.clear()
         for n in range(20):
             for table in tables:
-                device.publish(f"dh/{table}-{n % 4}/up", json.dumps({"t": "pass", "n": n}), qos=1)
-        wait_for(lambda: bridge.processed == 120)
+                device.publish(f"dh/{table}-{n % 4}/up", json.dumps({"t": "act", "msg": str(n)}), qos=1)
+        wait_for(lambda: bridge.processed == 144)
         bridge.idle()
     finally:
         device.loop_stop()
         device.disconnect()
         bridge.close()
-    assert bridge.received == bridge.processed == len(handled) == 120
+    assert bridge.received == bridge.processed == 144 and len(handled) == 120
     for table in tables:
         mine = [(n, worker) for t, n, worker in handled if t == table]
         assert [n for n, _ in mine] == list(range(20))  # one table's messages never overtake each other

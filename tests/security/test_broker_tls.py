@@ -2,6 +2,7 @@
 credentials; one that does not trust the CA, or has no credentials, gets nothing."""
 
 import ssl
+import threading
 import time
 
 import paho.mqtt.client as mqtt
@@ -37,12 +38,17 @@ def test_a_handset_connects_over_tls_checking_the_venue_ca(broker):
     broker, tls = broker
     server = Client(broker.port, "server-publisher", SERVER, CREDENTIALS.server_password)
     client, got = tls_client(tls, "hs-tls", CREDENTIALS.password("hs-tls"), tls.ca)
+    subscribed = threading.Event()
+    client.on_subscribe = lambda *_: subscribed.set()
     client.connect(tls.host, tls.port)
     client.loop_start()
     client.subscribe("dh/hs-tls/down", qos=1)
-    time.sleep(0.2)
+    assert subscribed.wait(10), "no SUBACK over TLS"  # a busy machine: the handshake takes a while
     server.publish("dh/hs-tls/down", b"over tls")
-    time.sleep(SETTLE)
+    deadline = time.monotonic() + 10
+    while not got and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(SETTLE)  # and nothing more comes
     client.loop_stop()
     client.disconnect()
     server.close()

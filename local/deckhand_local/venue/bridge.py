@@ -5,24 +5,39 @@ IoT Core invokes the function for each message concurrently; here a few workers 
 messages of the tables routed to it in arrival order (one table's messages never overtake each other,
 so a simulated event stays reproducible). Replies leave through a second client so a handler never
 waits on the thread that delivers to it.
+
+paho delivers every device's messages on one receive thread, so nothing there waits: routing looks
+only at what the workers learned (routing.py), each thing has a token bucket (ratelimit.py), and the
+workers' queues are bounded. A message over its thing's rate or into a full queue is dropped and
+counted: a device resends an unacknowledged action with its message id, and the server de-duplicates.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import socket
 import threading
 import time
-import zlib
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from deckhand.service.outgoing import UP_FIELDS
 from paho.mqtt.enums import CallbackAPIVersion
 
+from .ratelimit import HELLOS, MESSAGES, STRANGERS, Buckets, Rate
+from .routing import Find, Routes, worker_of
+
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
-Route = Callable[[str], str]
+Route = Callable[[str], str | None]  # a thing's table (None: at none); called on a worker, may read
+# What the IoT rule passes (template.yaml): the protocol's message fields, and the thing from the topic.
+RULE_FIELDS = ("t", *sorted({field for fields in UP_FIELDS.values() for field in fields}))
+QUEUE_SIZE = 1_000  # messages waiting per worker; past that the message is dropped (and counted)
+ANY_STRANGER = "*"  # the key of the strangers' one bucket
+Item = tuple[str, dict[str, Any], Find]  # (thing, the rule's event, what its worker must find first)
 Login = tuple[str, str]  # (username, password): the brokers take no anonymous client
 
 
@@ -47,6 +62,18 @@ def mqtt_client(client_id: str, host: str, port: int, login: Login | None = None
     return client
 
 
+def rule_event(thing: str, payload: bytes) -> dict[str, Any]:
+    """What the IoT rule hands the play function: the message's protocol fields (no others: a device
+    cannot add or override one, ``thing`` included), and the thing name from the topic."""
+    try:
+        body = json.loads(payload)
+    except ValueError:
+        body = None
+    event = {k: body[k] for k in RULE_FIELDS if k in body} if isinstance(body, dict) else {}
+    event["thing"] = thing
+    return event
+
+
 class Bridge:
     RETRIES = 2
 
@@ -60,18 +87,29 @@ class Bridge:
         workers: int = 1,
         route: Route | None = None,
         login: Login | None = None,
+        rate: Rate = MESSAGES,
+        hello_rate: Rate = HELLOS,
+        strangers_rate: Rate = STRANGERS,
+        queue_size: int = QUEUE_SIZE,
     ) -> None:
-        """``route`` names the table a thing is at (default: the thing itself); ``workers`` is how
-        many messages are handled at once, like concurrent Lambda invocations; ``login`` is the
-        server identity's credentials."""
+        """``route`` names the table a thing is at (default: the thing itself), called on a worker;
+        ``workers`` is how many messages are handled at once, like concurrent Lambda invocations;
+        ``rate``/``hello_rate``: each thing's token buckets for all its messages and for its hellos;
+        ``strangers_rate``: the one bucket of all things at no known table (before their table is
+        found, or at none); ``login``: the server identity's credentials."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
-        self.route = route or (lambda thing: thing)
-        self.inboxes: list[queue.Queue[tuple[str, bytes] | None]] = [queue.Queue() for _ in range(workers)]
+        self.route = route
+        self.routes = Routes(workers)
+        self.rate = Buckets(rate)
+        self.hello_rate = Buckets(hello_rate)
+        self.strangers = Buckets(strangers_rate)
+        self.inboxes: list[queue.Queue[Item | None]] = [queue.Queue(queue_size) for _ in range(workers)]
         self._count = threading.Lock()
         self.received = 0
         self.processed = 0
+        self.dropped: Counter[str] = Counter()  # why: "rate" (over its thing's bucket), "full" (queue)
         self.outcomes: list[dict[str, Any]] = []
         self.accepted: list[tuple[str, Any]] = []  # (thing, message id) of every action accepted
         self.errors = 0  # failed attempts
@@ -90,24 +128,83 @@ class Bridge:
         if not ready.wait(5):
             raise RuntimeError("the bridge could not subscribe to device topics")
         self.workers = [
-            threading.Thread(target=self._work, args=(inbox,), name=f"{name}-worker-{i}", daemon=True)
-            for i, inbox in enumerate(self.inboxes)
+            threading.Thread(target=self._work, args=(i,), name=f"{name}-worker-{i}", daemon=True)
+            for i in range(len(self.inboxes))
         ]
         for worker in self.workers:
             worker.start()
 
+    @property
+    def settled(self) -> int:
+        """Messages done with: handled, or dropped."""
+        return self.processed + sum(self.dropped.values())
+
+    def _drop(self, why: str) -> None:
+        with self._count:
+            self.dropped[why] += 1
+
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        """On paho's only receive thread: no I/O and no waiting, whatever a client sends."""
         thing = message.topic.split("/")[1]
         with self._count:
             self.received += 1
-        try:
-            key = self.route(thing)
-        except Exception:  # noqa: BLE001 - routing only spreads the load; any worker will do
-            key = thing
-        self.inboxes[zlib.crc32(key.encode()) % len(self.inboxes)].put((thing, message.payload))
+        if not self.rate.allow(thing):  # before parsing: a flood costs a dictionary lookup a message
+            self._drop("rate")
+            return
+        event = rule_event(thing, message.payload)
+        if event.get("t") == "hello" and not self.hello_rate.allow(thing):
+            self._drop("rate")
+            return
+        if self.route is None:
+            self._enqueue(worker_of(thing, len(self.inboxes)), (thing, event, ""))
+            return
+        index, find, at_a_table = self.routes.inbox_for(thing)
+        if not at_a_table and not self.strangers.allow(ANY_STRANGER):
+            # Things at no known table share one bucket: made-up names by the thousand (each a full
+            # bucket of its own) cannot keep the workers looking them up.
+            if find == "table":
+                self.routes.resolved(thing)
+            self._drop("rate")
+            return
+        if not self._enqueue(index, (thing, event, find)) and find == "table":
+            self.routes.resolved(thing)
 
-    def _work(self, inbox: queue.Queue[tuple[str, bytes] | None]) -> None:
-        held: tuple[str, bytes] | None = None  # fault injection: a message delivered after the next one
+    def _enqueue(self, index: int, item: Item) -> bool:
+        try:
+            self.inboxes[index].put_nowait(item)
+        except queue.Full:
+            self._drop("full")
+            return False
+        return True
+
+    def _forward(self, index: int, item: Item) -> Item | None:
+        """A message whose thing's table is not known (or its route expired): find it (the worker may
+        read), and pass the message on to the table's worker; returns it when that is this worker."""
+        thing, event, find = item
+        if not find:
+            return item
+        known = self.routes.fresh(thing) if find == "table" else None
+        if known is not None:  # found for the message before this one of the same burst
+            target = worker_of(known, len(self.inboxes))
+        else:
+            try:
+                assert self.route is not None
+                table = self.route(thing)
+            except Exception:  # noqa: BLE001 - routing only spreads the load; any worker will do
+                table = None
+            target = self.routes.learn(thing, table)
+        try:
+            if target == index:
+                return (thing, event, "")
+            self._enqueue(target, (thing, event, ""))
+            return None
+        finally:
+            if find == "table":
+                self.routes.resolved(thing)
+
+    def _work(self, index: int) -> None:
+        inbox = self.inboxes[index]
+        held: Item | None = None  # fault injection: a message delivered after the next one
         taken = 0
         while True:
             try:
@@ -118,6 +215,9 @@ class Bridge:
                 continue
             if item is None:
                 return
+            item = self._forward(index, item)
+            if item is None:
+                continue
             taken += 1
             if held is None and self.reorder_every and taken % self.reorder_every == 0:
                 held = item  # delayed: the next message overtakes it
@@ -131,14 +231,9 @@ class Bridge:
                     self.overtaken += 1
                 self._process(item)
 
-    def _process(self, item: tuple[str, bytes]) -> None:
-        thing, payload = item
+    def _process(self, item: Item) -> None:
+        thing, event, _ = item
         try:
-            try:
-                body = json.loads(payload)
-            except ValueError:
-                body = {"_raw": payload.decode(errors="replace")}
-            event = dict(body, thing=thing) if isinstance(body, dict) else {"thing": thing, "_raw": body}
             for attempt in range(self.RETRIES + 1):
                 # The IoT rule invokes the function asynchronously: Lambda retries a failed
                 # invocation twice, then hands the event to the failure destination.
@@ -158,15 +253,21 @@ class Bridge:
                 self.processed += 1
 
     def idle(self, timeout: float = 5, settle: float = 0.01) -> None:
-        """Wait until every message that reached the bridge has been handled."""
+        """Wait until every message that reached the bridge has been handled (or dropped)."""
         time.sleep(settle)
         deadline = time.monotonic() + timeout
-        while self.processed < self.received and time.monotonic() < deadline:
+        while self.settled < self.received and time.monotonic() < deadline:
             time.sleep(0.005)
 
     def close(self) -> None:
-        for inbox in self.inboxes:
-            inbox.put(None)
         for client in (self.sub, self.out):
             client.loop_stop()
             client.disconnect()
+        for inbox in self.inboxes:
+            while True:  # a full inbox: what is still waiting is left undone (devices resend)
+                try:
+                    inbox.put_nowait(None)
+                    break
+                except queue.Full:
+                    with contextlib.suppress(queue.Empty):
+                        inbox.get_nowait()

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckhand.errors import DeckhandError
+from deckhand.service.bodies import SERVER_IDENTITY
 
 from .state_folder import make_private, read_or_create
 
-SERVER = "deckhand-server"
+SERVER = SERVER_IDENTITY  # the API refuses it as a thing name
 KEY_FILE = "venue-key"
 THING_NAME = re.compile(r"[A-Za-z0-9_:-]{1,128}")
 

@@ -93,6 +93,7 @@ class DemoEvent:
         self.clock = SimulatedClock(int(time.time()) * 1000)
         self.tick = 0
         self.failed = 0  # device messages that failed every try (none may)
+        self.dropped: dict[str, int] = {}  # device messages the bridge dropped, by why (none may)
         self.audit: dict[str, int] = {}  # service.audit.audit_event of the finished event
         self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
         self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
@@ -134,6 +135,7 @@ class DemoEvent:
             # Read straight from the venue's DynamoDB, before it stops.
             self.audit = audit_event("demo", accepted=venue.bridge.accepted)
             self.failed = len(venue.bridge.failed)
+            self.dropped = dict(venue.bridge.dropped)
             self.injected["delayed"] = venue.bridge.delayed
             self.injected["reordered"] = venue.bridge.overtaken
             for outcome in venue.bridge.outcomes:
@@ -158,6 +160,8 @@ class DemoEvent:
                     else ""
                 )
             )
+        if self.dropped:  # a simulated device over its thing's rate, or a full queue: the limits are wrong
+            self.say(f"The bridge dropped device messages: {self.dropped}")
         self.say(f"Done in {time.monotonic() - started:.0f} s. Results in {self.out}/")
         return result
 

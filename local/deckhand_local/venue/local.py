@@ -50,12 +50,13 @@ BRIDGE_WORKERS = 4
 log = logging.getLogger(__name__)
 
 
-def table_of(thing: str) -> str:
-    """The table a thing is at (cached assignment), so the bridge keeps one table's messages in order."""
+def table_of(thing: str) -> str | None:
+    """The table a thing is at (None: at none), so the bridge keeps one table's messages in order. A
+    database read (cached): the bridge asks it on a worker, never on the thread that receives."""
     from deckhand.service.events import get_device
 
     device = get_device(thing)
-    return thing if device is None else f"{device.event_id}/{device.table}"
+    return None if device is None else f"{device.event_id}/{device.table}"
 
 
 class Venue:
@@ -315,7 +316,7 @@ class Venue:
 
     def quiet(self) -> bool:
         """Nothing is being handled: every message that reached the bridge is done, no invocation queued."""
-        return self.invoker.pending == 0 and self.bridge.processed >= self.bridge.received
+        return self.invoker.pending == 0 and self.bridge.settled >= self.bridge.received
 
     def idle(self, timeout: float = 10) -> None:
         """Wait until the bridge and the asynchronous invocations have nothing left to do."""

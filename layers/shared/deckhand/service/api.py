@@ -138,7 +138,9 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
     @app.get("/events/<event_id>/rounds/<number>")
     def round_status(event_id: str, number: int) -> dict[str, Any]:
-        return rounds.round_status(event_id, number)
+        """A round's progress; why a board stopped is shown to the event's staff only."""
+        staff = access.role_of(events.get_event(event_id), caller()) is not None
+        return rounds.round_status(event_id, number, staff=staff)
 
     @app.get("/events/<event_id>/results")
     def results(event_id: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..engines.registry import DUPLICATE_RULESETS
 
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
 THING = r"^[A-Za-z0-9_:-]{0,128}$"
+SERVER_IDENTITY = "deckhand-server"  # the server's own MQTT identity at a local venue: never a thing
 IDENTITY = r"^[A-Za-z0-9+=,.@_:/*-]{1,256}$"  # an IAM ARN or a local venue organiser's name
 DYNAMODB_MAX = 10**38 - 1  # a DynamoDB number holds 38 significant digits
 # C0 and C1 controls (DEL too), the bidirectional marks, embeddings, overrides and isolates.
@@ -33,7 +34,14 @@ def _clean(text: str) -> str:
     return text
 
 
+def _not_the_server(thing: str | None) -> str | None:
+    if thing == SERVER_IDENTITY:
+        raise ValueError(f"{SERVER_IDENTITY!r} is the server's identity, not a thing")
+    return thing
+
+
 Text = Annotated[str, AfterValidator(_clean)]
+Thing = Annotated[str, Field(pattern=THING), AfterValidator(_not_the_server)]
 Count = Annotated[int, Field(ge=0, le=DYNAMODB_MAX)]
 Score = Annotated[int, Field(ge=-DYNAMODB_MAX, le=DYNAMODB_MAX)]
 
@@ -82,8 +90,8 @@ class PlayersBody(Body):
 
 class TableSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
-    seats: Annotated[list[Annotated[str, Field(pattern=THING)]], Field(min_length=3, max_length=4)]
-    dealer: Annotated[str | None, Field(pattern=THING)] = None
+    seats: Annotated[list[Thing], Field(min_length=3, max_length=4)]
+    dealer: Thing | None = None
 
 
 class TablesBody(Body):

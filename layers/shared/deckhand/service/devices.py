@@ -25,9 +25,10 @@ from ..engines.contract import Action, Rejected
 from ..engines.registry import Game, game
 from ..errors import CardError
 from . import flow, outgoing, tableboard
+from .clock import now_ms
 from .events import get_device, get_event
 from .messaging import down_topic
-from .models import BoardStateItem
+from .models import BoardStateItem, DeviceItem
 from .runtime import Runtime
 from .tableboard import Unchanged
 
@@ -176,9 +177,36 @@ def _ack(
     return {"status": "duplicate" if duplicate else "accepted"}
 
 
+# Refusals that may come from a cached assignment gone stale (the thing was registered in a new event
+# since): the assignment is read again, at most once a second per thing, and the message retried.
+_PLACEMENT = frozenset({"unknown_device", "no_round", "wrong_board", "board_over", "not_your_seat"})
+RECHECK_SECONDS = 1.0
+
+
 def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, Any]:
-    msg = message.msg
     device = get_device(thing)
+    try:
+        return _handle_as(rt, thing, message, device)
+    except BadMessage as exc:
+        if exc.code not in _PLACEMENT:
+            raise
+        again = get_device(thing, max_age=RECHECK_SECONDS)
+        if _placed(again) != _placed(device):
+            return _handle_as(rt, thing, message, again)
+        if isinstance(message, Hello) and exc.code == "no_round":
+            # Nothing to resend yet: the first view comes when the round starts.
+            return _ack(rt, thing, message.msg)
+        raise
+
+
+def _placed(device: DeviceItem | None) -> tuple[str, str, int] | None:
+    return None if device is None else (device.event_id, device.table, device.seat)
+
+
+def _handle_as(
+    rt: Runtime, thing: str, message: Hello | Dealt | Act, device: DeviceItem | None
+) -> dict[str, Any]:
+    msg = message.msg
     if device is None:
         raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
     kind = message.t
@@ -189,8 +217,6 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
         round_no = message.r
     else:
         event = get_event(device.event_id)
-        if kind == "hello" and (event.status != "playing" or not event.current_round):
-            return _ack(rt, thing, msg)  # nothing to resend yet; the first view comes when the round starts
         if event.status != "playing" or not event.current_round:
             raise BadMessage("no_round", "no round is in play")
         round_no = event.current_round
@@ -215,7 +241,10 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
         if current.status == "waiting":
             raise BadMessage("wrong_board", f"board {current.board} has not started at this table")
         if current.status == "stopped":
-            raise BadMessage("board_stopped", f"board {current.board} is stopped: {current.stop_reason}")
+            # Never the stop's detail: a misread names where a card lies in a board other tables play.
+            raise BadMessage(
+                "board_stopped", f"board {current.board} is stopped: {outgoing.STOPPED_FOR_HANDSETS}"
+            )
         if current.status == "ended":
             raise BadMessage("board_over", f"board {current.board} has ended")
         timeouts = tableboard.apply_timeouts(current)
@@ -233,15 +262,24 @@ def _handle(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, 
     return result
 
 
+# A resend of the message that ended a board re-drives what its first delivery may not have done
+# (scoring, the next board) for this long after the board ended; the timers' sweep (every minute)
+# re-drives anyway, so after that a resend costs one read and no write.
+REDRIVE_WINDOW_MS = 120_000
+
+
 def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[str, Any]:
-    """Acknowledge again, resend the sender's view; an ended board is (idempotently) scored again.
-    The ack carries the board's version, that of the view resent with it: the first ack may have
-    been lost with the link, and the handset waits for a view at least that recent."""
+    """Acknowledge again, resend the sender's view; costs nothing beyond the board's read already made.
+
+    The ack carries the board's version, that of the view resent with it: the first ack may have been
+    lost with the link, and the handset waits for a view at least that recent. Only the message that
+    ended a board, resent soon after, re-drives it (scored again, the next board begun: idempotent);
+    a resend of any other old message id — a flood of them — writes and invokes nothing."""
     result = _ack(rt, thing, msg, duplicate=True, version=item.version)
     seat = next((s for s, t in enumerate(item.devices) if t == thing), None)
     if seat is not None:
         tableboard.publish_views(rt.publisher, item, only_seat=seat)
-    if item.status == "ended":
+    if item.status == "ended" and _ended_it_recently(item, msg):
         rt.invoke(
             "score",
             {"event_id": item.event_id, "round": item.round, "table": item.table, "board": item.board},
@@ -251,41 +289,61 @@ def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[
     return result
 
 
+def _ended_it_recently(item: BoardStateItem, msg: str) -> bool:
+    """``msg`` is the last device message the ended board logged, within the re-drive window."""
+    last = next((entry for entry in reversed(item.log) if "m" in entry), None)
+    if last is None or last["m"] != msg:
+        return False
+    ended_at = max((entry.get("at", 0) for entry in item.log), default=0)
+    return now_ms() - ended_at <= REDRIVE_WINDOW_MS
+
+
 def _hello(
     rt: Runtime, thing: str, event_id: str, round_no: int, table: str, seat: int, msg: str
 ) -> dict[str, Any]:
     """A (re)connected device gets its full current view (a rebooted handset resumes mid-board).
 
-    A board left waiting after the one before it ended (a crash in between) is started first: then
-    every device at the table gets its view with the start."""
+    What it costs is capped whatever the round: the event and the round (read before), then the
+    table's boards in one batch read. A board left waiting after the one before it ended (a crash in
+    between) is started first: then every device at the table gets its view with the start. A board
+    the table has not begun is never shown: neither its hands, nor its card order to the dealing table."""
     from .rounds import get_round
 
-    r = get_round(event_id, round_no)
-    current = None
-    restart = None
-    for b in r.boards:
-        item = tableboard.load(event_id, round_no, table, b)
-        if item is None:
-            continue
-        if item.status == "waiting" and current is not None and current.status == "ended":
-            restart = current
-            break
-        current = item
-        if item.status in ("playing", "stopped"):
-            break
+    boards = get_round(event_id, round_no).boards
+    items = tableboard.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
+    current, restart = _where_the_table_is([items[(table, b)] for b in boards if (table, b) in items])
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
     if restart is not None:
         if flow.start_next(rt, restart):
             return {"status": "accepted"}
         # Started meanwhile (by the sweep, a retried message): its view is the current one.
-        current = tableboard.load(event_id, round_no, table, restart.next_board) or current
+        following = tableboard.load(event_id, round_no, table, restart.next_board)
+        current = following if following is not None and following.status != "waiting" else current
     if current is None:
         return {"status": "accepted"}
     if seat == DEALER:
-        flow.send_deal_order(rt, current)
+        if current.status in ("playing", "stopped"):
+            flow.send_deal_order(rt, current)  # the board being dealt or played: never a later one
     else:
         tableboard.publish_views(rt.publisher, current, only_seat=seat)
     return {"status": "accepted"}
+
+
+def _where_the_table_is(
+    items: list[BoardStateItem],
+) -> tuple[BoardStateItem | None, BoardStateItem | None]:
+    """(the board to show: in play, stopped, or the last ended; the ended board whose next one a
+    crash left waiting, if any). Boards are in the round's order; waiting ones are never shown."""
+    shown = None
+    for item in items:
+        if item.status in ("playing", "stopped"):
+            return item, None
+        if item.status == "waiting":
+            if shown is not None and shown.status == "ended":
+                return shown, shown
+            return shown, None
+        shown = item
+    return shown, None
 
 
 def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list[str]) -> dict[str, Any]:
@@ -327,9 +385,14 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
     if problem and item.status != "stopped":
         return _ack(rt, thing, msg)  # an overtaken report (above)
     if problem:
-        for t in [*item.devices, item.dealer]:
+        # The detail (which card lies where) goes to the dealing table that must fix it and to the
+        # referee (the board's stop reason, in the round's status); handsets learn only that it stopped.
+        for t in item.devices:
             if t:
-                rt.publisher.publish(down_topic(t), outgoing.stopped(item.board, problem))
+                rt.publisher.publish(
+                    down_topic(t), outgoing.stopped(item.board, outgoing.STOPPED_FOR_HANDSETS)
+                )
+        rt.publisher.publish(down_topic(thing), outgoing.stopped(item.board, problem))
         return _reject(rt, thing, msg, "deal_mismatch", problem)
     return _ack(rt, thing, msg)
 

@@ -244,10 +244,18 @@ def list_tables(event_id: str) -> list[TableItem]:
     return sorted(items, key=lambda t: t.order)
 
 
+# A thing's previous event lets it go once it can no longer use it: finished (every round ended), or
+# never started (still registering — its own first round then refuses to start without it).
+RELEASED = ("finished", "registering")
+
+
 def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableItem]:
     """Venue tables with the thing name of each seat's handset and of the dealing table (optional).
 
-    A thing can be assigned to one seat of one event only: it may act for that seat and nothing else.
+    A thing is bound to one seat of one event while that event can use it: it may act for that seat
+    and nothing else. It may be registered in another event once its event has finished or if that
+    event never started; while the other event runs (dealing, playing, between rounds) → Conflict.
+    The move is conditional on the other event still being so, in the same transaction.
     """
     event = get_event(event_id)
     seats = game(event.ruleset).seats
@@ -266,6 +274,7 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
             if thing in things:
                 raise Conflict(f"thing {thing!r} is assigned twice")
             things.add(thing)
+    bound = _bound_elsewhere(event_id, sorted(things))
     items = []
     for i, t in enumerate(tables):
         table_item = TableItem(
@@ -275,39 +284,107 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
             seats=t["seats"],
             dealer=t.get("dealer") or "",
         )
+        table_things: list[tuple[int, str]] = [*enumerate(t["seats"]), (-1, t.get("dealer") or "")]
         try:
             with transaction() as tx:
                 tx.save(table_item, condition=TableItem.sk.does_not_exist())
-                for seat, thing in [*enumerate(t["seats"]), (-1, t.get("dealer") or "")]:
-                    if thing:
-                        tx.save(
-                            DeviceItem(device_pk(thing), META, event_id=event_id, table=t["id"], seat=seat),
-                            condition=DeviceItem.pk.does_not_exist(),
-                        )
+                released: set[str] = set()
+                for seat, thing in table_things:
+                    if not thing:
+                        continue
+                    previous = bound.get(thing)
+                    free = DeviceItem.pk.does_not_exist()
+                    if previous is not None:
+                        free = free | (DeviceItem.event_id == previous)
+                        released.add(previous)
+                    tx.save(
+                        DeviceItem(device_pk(thing), META, event_id=event_id, table=t["id"], seat=seat),
+                        condition=free,
+                    )
+                for previous in sorted(released):
+                    tx.condition_check(
+                        EventItem, event_pk(previous), META, condition=EventItem.status.is_in(*RELEASED)
+                    )
         except TransactWriteError:
             raise Conflict(f"table {t['id']!r} or one of its things is registered already") from None
+        for _, thing in table_things:
+            if thing:
+                forget_device(thing)
         items.append(table_item)
     return items
 
 
-_DEVICE_CACHE: dict[tuple[str, str | None, str], tuple[float, DeviceItem]] = {}
+def _bound_elsewhere(event_id: str, things: list[str]) -> dict[str, str]:
+    """Things bound to an event that has let them go: thing → that event. A thing bound to this
+    event, or to one that still runs, is a Conflict."""
+    keys = [(device_pk(thing), META) for thing in things]
+    devices = list(DeviceItem.batch_get(keys, consistent_read=True)) if keys else []
+    statuses: dict[str, str] = {}
+    bound: dict[str, str] = {}
+    for device in sorted(devices, key=lambda d: d.pk):
+        thing, previous = device.pk.removeprefix(device_pk("")), device.event_id
+        if previous == event_id:
+            raise Conflict(f"thing {thing!r} is registered already in this event")
+        if previous not in statuses:
+            try:
+                statuses[previous] = get_event(previous).status
+            except NotFound:
+                statuses[previous] = "finished"  # its event is gone: nothing can use it there
+        if statuses[previous] not in RELEASED:
+            raise Conflict(
+                f"thing {thing!r} is registered in event {previous!r}, which is {statuses[previous]}: "
+                "it can be registered again once that event has finished"
+            )
+        bound[thing] = previous
+    return bound
+
+
+def things_taken(event_id: str, tables: list[TableItem]) -> list[str]:
+    """The things of this event's tables that another event has taken since (this one never started
+    and let them go): a round cannot start with them."""
+    things = sorted({thing for t in tables for thing in [*t.seats, t.dealer] if thing})
+    keys = [(device_pk(thing), META) for thing in things]
+    mine = (
+        {d.pk for d in DeviceItem.batch_get(keys, consistent_read=True) if d.event_id == event_id}
+        if keys
+        else set()
+    )
+    return [thing for thing in things if device_pk(thing) not in mine]
+
+
+_DEVICE_CACHE: dict[tuple[str, str | None, str], tuple[float, DeviceItem | None]] = {}
 DEVICE_CACHE_SECONDS = 60.0
+UNKNOWN_DEVICE_SECONDS = 5.0  # a thing at no table: asked again after this (it may be registered since)
 
 
-def get_device(thing: str) -> DeviceItem | None:
-    """The seat a thing is assigned to. Assignments never change within an event, so a warm Lambda
-    keeps them for a minute: one read fewer on every device message. Kept per table and endpoint: a
-    process that works on two tables (tests, benches) never answers from the other one's."""
+def get_device(thing: str, max_age: float = DEVICE_CACHE_SECONDS) -> DeviceItem | None:
+    """The seat a thing is assigned to. Assignments change only between events, so a warm Lambda keeps
+    them for a minute (one read fewer on every device message), and a thing at no table for a few
+    seconds (a flood from an unknown name costs one read, not one a message). ``max_age``: a cached
+    answer older than this is read again (a message that the cached assignment cannot place checks
+    whether the thing has moved to another event since). Kept per table and endpoint: a process that
+    works on two tables (tests, benches) never answers from the other one's."""
     import time
 
     key = (DeviceItem.Meta.table_name, DeviceItem.Meta.host, thing)
     cached = _DEVICE_CACHE.get(key)
     now = time.monotonic()
-    if cached is not None and now - cached[0] < DEVICE_CACHE_SECONDS:
-        return cached[1]
+    if cached is not None:
+        at, item = cached
+        if now - at < min(max_age, DEVICE_CACHE_SECONDS if item is not None else UNKNOWN_DEVICE_SECONDS):
+            return item
     try:
-        item = DeviceItem.get(device_pk(thing), META)
+        found: DeviceItem | None = DeviceItem.get(device_pk(thing), META)
     except DoesNotExist:
-        return None
-    _DEVICE_CACHE[key] = (now, item)
-    return item
+        found = None
+    if len(_DEVICE_CACHE) >= 100_000:
+        _DEVICE_CACHE.clear()  # made-up names by the thousand: start again rather than grow
+    _DEVICE_CACHE[key] = (now, found)
+    return found
+
+
+def forget_device(thing: str) -> None:
+    """A registration in this process moved the thing: its cached assignment (or absence) is stale."""
+    for key in list(_DEVICE_CACHE):
+        if key[2] == thing:
+            _DEVICE_CACHE.pop(key, None)

@@ -182,6 +182,9 @@ class BoardStateItem(_Base):
     deadline = IntAttribute(default=0)  # ms; 0 = no timed decision pending
     dealt_ok = BooleanAttribute(null=True)
     stop_reason = UnicodeAttribute(null=True)
+    commitment = UnicodeAttribute(
+        null=True
+    )  # the round's deal commitment: its first board's handsets show it
     version = VersionAttribute()
 
 

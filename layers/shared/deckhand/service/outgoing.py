@@ -27,6 +27,9 @@ ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up
 ASK_FIELDS = ("p", "o")  # the prompt and its options
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
 WHY_MAX = 200  # characters of a reason a device is sent
+# What a handset is told when its table's board stops: the detail (a misread names a card and where it
+# lies in a duplicate board other tables still play) is for the dealing table and the referee only.
+STOPPED_FOR_HANDSETS = "board stopped, referee called"
 
 
 def ack(msg: str, *, version: int | None = None, duplicate: bool = False) -> dict[str, Any]:
@@ -85,6 +88,15 @@ def deal(
         payload["n"] = number
     payload["order"] = order
     return payload
+
+
+COMMITMENT_DIGITS = 16  # the commitment's first 64 bits: enough to check by eye, short enough for a line
+
+
+def commitment_line(commitment: str) -> str:
+    """The status line a handset shows at the round's start: the round's published deal commitment."""
+    digits = commitment[:COMMITMENT_DIGITS]
+    return "Deal commitment " + " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
 
 
 def stopped(board: str, why: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from ..engines.registry import Game, game
 from ..errors import DeckhandError
 from . import flow, tableboard
 from .clock import now_ms
-from .events import Conflict, event_id_of, get_event, list_players, list_tables
+from .events import Conflict, event_id_of, get_event, list_players, list_tables, things_taken
 from .keys import (
     ACTIVE,
     STATE,
@@ -198,6 +198,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 log=[],
                 asked_at=[0] * g.seats,
                 play_ms=[0] * g.seats,
+                commitment=round_item.commitment,
             )
             # A retried deal finds the board already there, identical by construction.
             with contextlib.suppress(PutError):
@@ -226,6 +227,10 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     venue_tables = list_tables(event_id)
     if event.venue and len(venue_tables) < len(seating):
         raise Conflict(f"round {round_no} needs {len(seating)} tables; {len(venue_tables)} are registered")
+    taken = things_taken(event_id, venue_tables[: len(seating)])
+    if taken:
+        # Registered in another event while this one had not started (events.register_tables).
+        raise Conflict(f"things {', '.join(taken)} are registered in another event since")
     rows: list[dict[str, Any]] = []
     for i, t in enumerate(seating):
         venue = venue_tables[i] if i < len(venue_tables) else None
@@ -290,7 +295,9 @@ def get_round(event_id: str, round_no: int) -> RoundItem:
         raise NotFound(f"event {event_id!r} has no round {round_no}") from None
 
 
-def round_status(event_id: str, round_no: int) -> dict[str, Any]:
+def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[str, Any]:
+    """A round's progress. ``staff`` (the event's owner, organisers, referees) also see why a board
+    stopped: a misread names a card of a duplicate board that other tables still play."""
     r = get_round(event_id, round_no)
     tables = []
     items = tableboard.load_many(event_id, round_no, [(e["table"], b) for e in r.seating for b in r.boards])
@@ -298,7 +305,10 @@ def round_status(event_id: str, round_no: int) -> dict[str, Any]:
         boards = []
         for b in r.boards:
             item = items.get((entry["table"], b))
-            boards.append({"board": b, "status": item.status if item else "missing"})
+            board: dict[str, Any] = {"board": b, "status": item.status if item else "missing"}
+            if staff and item is not None and item.status == "stopped" and item.stop_reason:
+                board["why"] = item.stop_reason  # handsets are told only that it stopped
+            boards.append(board)
         tables.append(
             {"table": entry["table"], "group": entry["group"], "seats": entry["seats"], "boards": boards}
         )

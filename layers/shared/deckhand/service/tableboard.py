@@ -38,11 +38,11 @@ def load(event_id: str, round_no: int, table: str, board: str) -> BoardStateItem
 
 
 def load_many(
-    event_id: str, round_no: int, pairs: list[tuple[str, str]]
+    event_id: str, round_no: int, pairs: list[tuple[str, str]], *, consistent: bool = False
 ) -> dict[tuple[str, str], BoardStateItem]:
     """Many boards in batched reads: (table, board) → item."""
     keys = [(board_pk(event_id, round_no, t, b), STATE) for t, b in pairs]
-    return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys)}
+    return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys, consistent_read=consistent or None)}
 
 
 @dataclass(frozen=True)
@@ -265,6 +265,10 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
     g, loaded = engine_of(item) if board is None else (game(item.ruleset), board)
     # A game without a screen: its hand, in the engine's order, and nothing to choose.
     drawn = g.screen(loaded, seat) if g.screen else {"h": format_cards(sorted(loaded.hand(seat)))}
+    if item.position == 0 and item.commitment and not any("m" in e for e in item.log if e["s"] >= 0):
+        # The round starts: its players can note the commitment published before play and check it
+        # against the salt revealed at the round's end (docs/protocol.md, Verification).
+        drawn = {**drawn, "l": [*drawn.get("l", []), outgoing.commitment_line(item.commitment)]}
     return outgoing.view(
         ruleset=item.ruleset,
         board=item.board,
