@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "device" / "lib") not in sys.path:
     sys.path.insert(0, str(ROOT / "device" / "lib"))
 
-from deckhand_fw.conn import Connection  # noqa: E402
+from deckhand_fw.conn import RESEND_MS, Connection  # noqa: E402
 
 
 class Ids:
@@ -30,6 +30,9 @@ class Queue:
 
     def pending(self):
         return list(self.items)
+
+    def __len__(self):
+        return len(self.items)
 
 
 class FlakyClient:
@@ -83,3 +86,52 @@ def test_a_handler_that_drops_the_link_mid_step_does_not_crash_the_loop():
     conn.step()  # reads the view; the handler's send fails and drops the link; no ping on None
     assert not conn.connected and client.pings == 0
     assert conn.queue.pending() == [{"t": "act", "msg": "a1"}]  # the action is kept for the resend
+
+
+class QuietClient:
+    """A live link on which nothing ever comes back: the server shed the action, or its answer."""
+
+    def __init__(self):
+        self.published = []
+        self.callback = None
+
+    def set_callback(self, callback):
+        self.callback = callback
+
+    def connect(self):
+        pass
+
+    def subscribe(self, topic, qos):
+        pass
+
+    def publish(self, topic, payload, retain, qos):
+        self.published.append(payload)
+
+    def check_msg(self):
+        pass
+
+    def ping(self):
+        pass
+
+    def disconnect(self):
+        pass
+
+
+def test_an_unanswered_action_is_sent_again_with_its_id_on_a_live_link():
+    now = [0]
+    client = QuietClient()
+    conn = Connection({"thing": "t"}, lambda cfg: client, lambda: now[0], Ids(), Queue(), lambda m: None)
+    conn.step()  # connects: its hello
+    conn.send({"t": "act", "msg": "a1"})
+    sent = len(client.published)
+    now[0] = RESEND_MS - 1
+    conn.step()
+    assert len(client.published) == sent  # not yet: an answer may still come
+    now[0] = RESEND_MS
+    conn.step()
+    assert client.published[-1] == client.published[sent - 1]  # the same action, the same id
+    conn._callback(b"dh/t/down", b'{"t":"ack","msg":"a1"}')
+    now[0] = 3 * RESEND_MS
+    resent = len(client.published)
+    conn.step()
+    assert len(client.published) == resent  # answered: never again

@@ -4,6 +4,9 @@ from . import protocol
 
 BACKOFF_MIN_MS = 1000
 BACKOFF_MAX_MS = 30000
+# An action unanswered this long is sent again with its id, on a live link too: its answer, or the
+# action itself, was lost (a server that shed it under load, say). The server applies it at most once.
+RESEND_MS = 5000
 
 
 class Connection:
@@ -20,6 +23,7 @@ class Connection:
         self.backoff_ms = BACKOFF_MIN_MS
         self.next_try = 0
         self.last_io = 0
+        self.last_send = 0
         self.connects = 0
 
     @property
@@ -44,6 +48,10 @@ class Connection:
         self.backoff_ms = BACKOFF_MIN_MS
         self.last_io = self.ticks_ms()
         self._publish(protocol.hello(self.ids.next()))
+        self._resend_pending()
+
+    def _resend_pending(self):
+        self.last_send = self.ticks_ms()
         for message in self.queue.pending():
             self._publish(message)
 
@@ -57,6 +65,7 @@ class Connection:
     def send(self, message):
         """Persist first, then send: an action survives a dropped link or a reboot."""
         self.queue.add(message)
+        self.last_send = self.ticks_ms()
         if self.client is not None:
             try:
                 self._publish(message)
@@ -93,6 +102,8 @@ class Connection:
             return
         try:
             self.client.check_msg()
+            if self.client is not None and now - self.last_send >= RESEND_MS and len(self.queue):
+                self._resend_pending()
             # A message handler may have dropped the link (a resend that failed): nothing to ping then.
             if self.client is not None and now - self.last_io >= self.keepalive_ms // 2:
                 self.client.ping()
