@@ -14,7 +14,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from deckhand_local.venue.aedes import AedesBroker
 from deckhand_local.venue.broker import BrokerProcess
-from deckhand_local.venue.credentials import SERVER, VenueCredentials
+from deckhand_local.venue.credentials import SERVER, VenueCredentials, server_client_id
 from deckhand_local.venue.demo_event import free_port
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -103,7 +103,7 @@ def login_of(spec):
 def broker(request):
     port = free_port()
     running = (AedesBroker if request.param == "aedes" else BrokerProcess)(port, CREDENTIALS).start()
-    server = Recorder(port, "fuzz-server", (SERVER, CREDENTIALS.server_password))
+    server = Recorder(port, server_client_id("fuzz"), (SERVER, CREDENTIALS.server_password))
     server.paho.loop_start()
     server.answered.wait(5)
     server.paho.subscribe("dh/+/up", qos=1)

@@ -31,7 +31,7 @@ def test_iot_data_plane_adapter():
 def test_mqtt_adapter_through_an_embedded_broker():
     import paho.mqtt.client as mqtt
     from deckhand_local.venue.broker import EmbeddedBroker
-    from deckhand_local.venue.credentials import SERVER, VenueCredentials
+    from deckhand_local.venue.credentials import SERVER, VenueCredentials, server_client_id
 
     port = free_port()
     credentials = VenueCredentials.generate()
@@ -53,7 +53,9 @@ def test_mqtt_adapter_through_an_embedded_broker():
         device.loop_start()
         device.subscribe("dh/hs-1/down", qos=1)
         assert subscribed.wait(5)
-        server = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="server", protocol=mqtt.MQTTv311)
+        server = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id=server_client_id("publisher"), protocol=mqtt.MQTTv311
+        )
         server.username_pw_set(SERVER, credentials.server_password)
         server.connect("127.0.0.1", port)
         server.loop_start()

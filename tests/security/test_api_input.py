@@ -97,14 +97,16 @@ def test_other_refusals_have_the_same_shape(api):
         refused(answer)
 
 
+@pytest.mark.parametrize("name", ["deckhand-server", "events"])
 @pytest.mark.parametrize("where", ["seats", "dealer"])
-def test_the_server_s_identity_is_not_a_thing(api, where):
-    """A thing named like the venue's server would get the server's broker rights with its password."""
+def test_reserved_names_are_not_things(api, where, name):
+    """A thing named like the venue's server would get the server's broker rights with its password;
+    one named ``events`` would share the events' topic (dh/events/<id>)."""
     table = {"id": "T1", "seats": ["hs-1", "hs-2", "hs-3", "hs-4"], "dealer": "dealer-1"}
     if where == "seats":
-        table["seats"] = ["deckhand-server", "hs-2", "hs-3", "hs-4"]
+        table["seats"] = [name, "hs-2", "hs-3", "hs-4"]
     else:
-        table["dealer"] = "deckhand-server"
+        table["dealer"] = name
     code, answer = call(api, "POST", "/events/cup/tables", {"tables": [table]})
     assert code == 422 and refused(answer).startswith(f"tables.0.{where}")
     assert call(api, "GET", "/events/cup")[1].get("tables") in (None, 0, [])

@@ -4,12 +4,14 @@ identity, so organiser B cannot work on organiser A's event through the local AP
 
 import json
 import socket
+import time
+from email.message import Message
 
 import pytest
 from api_calls import ALICE, EVENT, PLAYERS, api_under_moto
 from deckhand_local.cli.organiser import ApiClient, ApiError
 from deckhand_local.venue import organisers
-from deckhand_local.venue.http_adapter import MAX_BODY, ApiServer
+from deckhand_local.venue.http_adapter import MAX_BODY, ApiServer, Refusal, body_length
 from handlers import FakeContext
 
 TOKEN = "venue-token"
@@ -76,6 +78,26 @@ def test_a_length_that_cannot_be_trusted_is_a_400(recording, head):
     server, seen, _ = recording
     status, answer = raw(server, head)
     assert status == 400 and set(answer) == {"error"} and seen == []
+
+
+def test_a_length_of_other_digits_is_a_400_not_a_crash():
+    headers = Message()
+    headers["Content-Length"] = "\u00b2"  # a digit to str.isdigit, not to int()
+    with pytest.raises(Refusal) as refused:
+        body_length(headers)
+    assert refused.value.status == 400
+
+
+def test_a_client_that_sends_slowly_holds_no_thread(tmp_path):
+    server = ApiServer(lambda event: {}, TOKEN, port=0, request_timeout=0.5).start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+            conn.sendall(b"POST /events HTTP/1.1\r\n")  # and never the rest
+            started = time.monotonic()
+            assert conn.recv(1) == b""  # closed by the server
+            assert time.monotonic() - started < 3
+    finally:
+        server.stop()
 
 
 def test_a_body_within_the_limit_is_served_with_the_tokens_identity(recording):

@@ -258,3 +258,49 @@ def test_buckets_refill_and_forget_the_oldest_names():
     for name in ("b", "c", "d"):
         buckets.allow(name)
     assert len(buckets._tokens) == 3 and "a" not in buckets._tokens
+
+
+def test_spare_handsets_at_full_rate_do_not_keep_new_devices_from_being_routed(broker):
+    """Things known to be at no table (spares, last week's handsets) cost no lookup: they do not spend
+    the strangers' bucket that a venue's devices, unrouted after a restart, need to be found."""
+    handled: list[str] = []
+
+    def route(thing: str) -> str | None:
+        return None if thing.startswith("spare") else "T1"
+
+    bridge = Bridge(
+        "127.0.0.1",
+        broker.port,
+        lambda e: handled.append(e["thing"]) or {"status": "rejected"},
+        login=server_login(broker),
+        workers=2,
+        route=route,
+        strangers_rate=Rate(burst=8, per_second=0.001),
+    )
+    try:
+        for spare in ("spare-1", "spare-2"):
+            receive(bridge, spare, {"t": "hello", "msg": "h"})  # found at no table: one lookup each
+        wait_for(lambda: len(handled) == 2)
+        for n in range(100):
+            for spare in ("spare-1", "spare-2"):
+                receive(bridge, spare, {"t": "act", "msg": f"a{n}"})
+        for seat in range(4):
+            receive(bridge, f"hs-T1-{seat}", {"t": "hello", "msg": "h"})
+        bridge.idle()
+    finally:
+        bridge.close()
+    assert all(f"hs-T1-{seat}" in handled for seat in range(4))
+
+
+def test_an_oversized_message_is_dropped_unparsed(broker):
+    handled: list[str] = []
+    bridge = Bridge(
+        "127.0.0.1", broker.port, lambda e: handled.append(e["thing"]) or {}, login=server_login(broker)
+    )
+    try:
+        receive(bridge, "hs-big", {"t": "act", "msg": "m", "pad": "x" * 100_000})
+        receive(bridge, "hs-big", {"t": "hello", "msg": "h"})
+        bridge.idle()
+    finally:
+        bridge.close()
+    assert handled == ["hs-big"] and bridge.dropped["size"] == 1

@@ -9,7 +9,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from deckhand_local.venue.aedes import AedesBroker
 from deckhand_local.venue.broker import BrokerProcess
-from deckhand_local.venue.credentials import SERVER, VenueCredentials
+from deckhand_local.venue.credentials import SERVER, VenueCredentials, server_client_id
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.mosquitto import MosquittoBroker, find_mosquitto
 from paho.mqtt.enums import CallbackAPIVersion
@@ -69,7 +69,7 @@ def broker(request):
     else:
         kind = AedesBroker if request.param == "aedes" else BrokerProcess
         running = kind(port, CREDENTIALS).start()
-    server = Client(port, "bridge-in", SERVER, CREDENTIALS.server_password)
+    server = Client(port, server_client_id("bridge-in"), SERVER, CREDENTIALS.server_password)
     assert server.accepted
     server.subscribe("dh/+/up")
     yield request.param, port, server
@@ -113,6 +113,24 @@ def test_another_things_client_id_cannot_take_its_session(broker):
         pytest.xfail("mosquitto cannot bind a client id to its username (docs/devices.md): B was thrown off")
     assert not intruder.accepted  # refused outright, as IoT Core binds the client id to the thing
     assert victim.messages == [("dh/sec-B/down", b"to B")]  # B was not thrown off
+
+
+def test_a_thing_cannot_take_the_servers_session(broker):
+    """The bridge's session dropped by a handset would stop every table: the server's client ids are
+    under deckhand-server/, which no thing may use, and the server may use no other."""
+    kind, port, server = broker
+    if kind == "mosquitto":  # it would drop this module's server session: the later tests need it
+        pytest.xfail("mosquitto cannot bind a client id to its username (docs/devices.md)")
+    intruder = thing(port, "sec-A", client_id=server_client_id("bridge-in"))
+    intruder.close()
+    posing = Client(port, "bridge-in", SERVER, CREDENTIALS.server_password)  # the server, a thing's id
+    posing.close()
+    reporter = thing(port, "sec-B")
+    reporter.publish("dh/sec-B/up", b"still heard")
+    time.sleep(SETTLE)
+    reporter.close()
+    assert not intruder.accepted and not posing.accepted
+    assert ("dh/sec-B/up", b"still heard") in server.messages  # the server's session was not dropped
 
 
 def test_a_thing_reads_only_its_own_down_topic(broker):

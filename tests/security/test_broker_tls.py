@@ -8,7 +8,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 from deckhand_local.venue.aedes import AedesBroker
-from deckhand_local.venue.credentials import SERVER, VenueCredentials
+from deckhand_local.venue.credentials import SERVER, VenueCredentials, server_client_id
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.venue_tls import names, venue_tls
 from paho.mqtt.enums import CallbackAPIVersion
@@ -36,14 +36,20 @@ def tls_client(tls, thing, password, ca):
 
 def test_a_handset_connects_over_tls_checking_the_venue_ca(broker):
     broker, tls = broker
-    server = Client(broker.port, "server-publisher", SERVER, CREDENTIALS.server_password)
+    server = Client(broker.port, server_client_id("publisher"), SERVER, CREDENTIALS.server_password)
     client, got = tls_client(tls, "hs-tls", CREDENTIALS.password("hs-tls"), tls.ca)
-    subscribed = threading.Event()
-    client.on_subscribe = lambda *_: subscribed.set()
+    assert server.accepted
+    connected, subscribed = threading.Event(), threading.Event()
+    granted: list = []
+    client.on_connect = lambda *_: connected.set()
+    client.on_subscribe = lambda c, u, mid, codes, p: (granted.extend(codes), subscribed.set())
     client.connect(tls.host, tls.port)
     client.loop_start()
+    # As a device does (umqtt's connect returns after CONNACK): subscribe once the broker let it in.
+    assert connected.wait(10), "no CONNACK over TLS"  # a busy machine: the handshake takes a while
     client.subscribe("dh/hs-tls/down", qos=1)
-    assert subscribed.wait(10), "no SUBACK over TLS"  # a busy machine: the handshake takes a while
+    assert subscribed.wait(10), "no SUBACK over TLS"
+    assert [code.is_failure for code in granted] == [False], granted
     server.publish("dh/hs-tls/down", b"over tls")
     deadline = time.monotonic() + 10
     while not got and time.monotonic() < deadline:

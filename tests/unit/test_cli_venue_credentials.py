@@ -66,7 +66,7 @@ def test_over_tls_it_carries_the_venue_ca(tmp_path):
     assert refused.returncode == 2 and "does not name venue.example" in refused.stderr
 
 
-@pytest.mark.parametrize("name", [SERVER, "no spaces", "x" * 129])
+@pytest.mark.parametrize("name", [SERVER, "events", "no spaces", "x" * 129])
 def test_no_provisioning_for_a_name_no_thing_can_have(tmp_path, name):
     running(tmp_path)
     proc = credentials(tmp_path, name)

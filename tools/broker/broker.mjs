@@ -16,6 +16,7 @@ import { Aedes } from 'aedes'
 
 const SERVER = 'deckhand-server'
 const THING_NAME = /^[A-Za-z0-9_:-]{1,128}$/
+const RESERVED = new Set([SERVER, 'events']) // the events' topic is dh/events/<id>: never a thing
 const BAD_CREDENTIALS = 4
 const NOT_AUTHORIZED = 5
 
@@ -65,18 +66,21 @@ function ownsTopic (user, topic, direction) {
   return user === SERVER ? topic.startsWith('dh/') : topic === `dh/${user}/${direction}`
 }
 
-const broker = await Aedes.createBroker({ maxClientsIdLength: 256, heartbeatInterval: 3600000 })
+const broker = await Aedes.createBroker({ maxClientsIdLength: 256, heartbeatInterval: 3600000, connectTimeout: 5000 })
 
 broker.authenticate = (client, username, password, callback) => {
   if (typeof username !== 'string' || password === undefined || password === null) {
     return refuse(NOT_AUTHORIZED, 'anonymous clients are refused', callback)
   }
   if (username === SERVER) {
+    if (!client.id.startsWith(`${SERVER}/`)) {
+      return refuse(NOT_AUTHORIZED, `the server connects with a client id under ${SERVER}/`, callback)
+    }
     if (!sameSecret(derive(`server:${SERVER}`), password.toString())) {
       return refuse(BAD_CREDENTIALS, 'wrong password', callback)
     }
   } else {
-    if (!THING_NAME.test(username) || client.id !== username) {
+    if (!THING_NAME.test(username) || RESERVED.has(username) || client.id !== username) {
       return refuse(NOT_AUTHORIZED, 'a thing connects with its name as client id and username', callback)
     }
     if (!sameSecret(derive(`thing:${username}`), password.toString())) {
@@ -112,13 +116,62 @@ function noDelay (socket) {
   socket.setNoDelay(true) // a handler's several small messages leave at once, not one ACK apart
 }
 
+// MQTT packets are read whole before Aedes looks at them, and a packet may declare 256 MB: anyone
+// could fill the broker's memory, before authenticating too. Each packet's declared length is checked
+// as its header arrives, and a connection that declares too much is closed at once.
+const MAX_BEFORE_LOGIN = 4096 // CONNECT: client id, credentials, a will
+const MAX_THING_PACKET = 16384 // a device's message is under 1 KiB (protocol.md)
+const MAX_SERVER_PACKET = 262144
+
+function limitPackets (socket, client) {
+  let skip = 0 // bytes of the current packet's body still to pass
+  let inHeader = false // the first byte is read; its remaining length is being read
+  let length = 0
+  let shift = 0
+  // Aedes reads the socket with read(); each chunk it takes is also emitted as 'data'.
+  socket.on('data', (chunk) => {
+    let i = 0
+    while (i < chunk.length) {
+      if (skip > 0) {
+        const n = Math.min(skip, chunk.length - i)
+        skip -= n
+        i += n
+        continue
+      }
+      const byte = chunk[i++]
+      if (!inHeader) {
+        inHeader = true // packet type and flags
+        length = 0
+        shift = 0
+        continue
+      }
+      length += (byte & 0x7f) * 2 ** shift
+      shift += 7
+      if (byte & 0x80) {
+        if (shift > 21) return socket.destroy() // more than four length bytes: not MQTT
+        continue
+      }
+      inHeader = false
+      const user = client.deckhandUser
+      const limit = user === undefined ? MAX_BEFORE_LOGIN : user === SERVER ? MAX_SERVER_PACKET : MAX_THING_PACKET
+      if (length > limit) return socket.destroy()
+      skip = length
+    }
+  })
+}
+
+function handle (socket) {
+  noDelay(socket)
+  const client = broker.handle(socket)
+  limitPackets(socket, client)
+}
+
 const servers = []
 if (args['tls-port']) {
   const tlsServer = createTlsServer(
     { cert: readFileSync(args['tls-cert']), key: readFileSync(args['tls-key']), minVersion: 'TLSv1.2' },
-    broker.handle
+    handle
   )
-  tlsServer.on('secureConnection', noDelay)
   await new Promise((resolve, reject) => {
     tlsServer.once('error', reject)
     tlsServer.listen(Number(args['tls-port']), args['tls-host'], resolve)
@@ -126,8 +179,7 @@ if (args['tls-port']) {
   servers.push(tlsServer)
 }
 // The plain listener last: once it accepts connections, every listener is up.
-const server = createServer({ noDelay: true }, broker.handle)
-server.on('connection', noDelay)
+const server = createServer({ noDelay: true }, handle)
 await new Promise((resolve, reject) => {
   server.once('error', reject)
   server.listen(Number(args.port), args.host, resolve)

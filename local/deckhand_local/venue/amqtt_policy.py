@@ -48,6 +48,8 @@ class ThingAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
         username = _text(username)
         if username != SERVER and session.client_id != username:
             return False
+        if username == SERVER and not session.client_id.startswith(f"{SERVER}/"):
+            return False  # the server's ids are its own: no thing can drop its sessions
         return VenueCredentials(bytes.fromhex(config.key)).check(username, _text(password))
 
 

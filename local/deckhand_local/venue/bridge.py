@@ -28,6 +28,7 @@ import paho.mqtt.client as mqtt
 from deckhand.service.outgoing import UP_FIELDS
 from paho.mqtt.enums import CallbackAPIVersion
 
+from .credentials import SERVER, server_client_id
 from .ratelimit import HELLOS, MESSAGES, STRANGERS, Buckets, Rate
 from .routing import Find, Routes, worker_of
 
@@ -36,6 +37,9 @@ Route = Callable[[str], str | None]  # a thing's table (None: at none); called o
 # What the IoT rule passes (template.yaml): the protocol's message fields, and the thing from the topic.
 RULE_FIELDS = ("t", *sorted({field for fields in UP_FIELDS.values() for field in fields}))
 QUEUE_SIZE = 1_000  # messages waiting per worker; past that the message is dropped (and counted)
+# A device's message is under 1 KiB (protocol.md; the brokers cut off longer packets): a longer one is
+# dropped unparsed, so parsing never holds the receive thread.
+MAX_PAYLOAD = 8_192
 ANY_STRANGER = "*"  # the key of the strangers' one bucket
 Item = tuple[str, dict[str, Any], Find]  # (thing, the rule's event, what its worker must find first)
 Login = tuple[str, str]  # (username, password): the brokers take no anonymous client
@@ -43,7 +47,10 @@ Login = tuple[str, str]  # (username, password): the brokers take no anonymous c
 
 def new_client(client_id: str, login: Login | None = None) -> mqtt.Client:
     """A paho client whose small packets leave at once. paho leaves Nagle's algorithm on, so a
-    handler's second message waited for the first one's TCP acknowledgement (~40 ms a play)."""
+    handler's second message waited for the first one's TCP acknowledgement (~40 ms a play). The
+    server's connections take client ids under ``deckhand-server/`` (credentials.server_client_id)."""
+    if login is not None and login[0] == SERVER:
+        client_id = server_client_id(client_id)
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
     client.on_socket_open = _no_delay
     if login is not None:
@@ -109,7 +116,8 @@ class Bridge:
         self._count = threading.Lock()
         self.received = 0
         self.processed = 0
-        self.dropped: Counter[str] = Counter()  # why: "rate" (over its thing's bucket), "full" (queue)
+        # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long).
+        self.dropped: Counter[str] = Counter()
         self.outcomes: list[dict[str, Any]] = []
         self.accepted: list[tuple[str, Any]] = []  # (thing, message id) of every action accepted
         self.errors = 0  # failed attempts
@@ -122,9 +130,10 @@ class Bridge:
         self.sub = new_client(f"{name}-in", login)
         self.sub.on_subscribe = lambda *a: ready.set()
         self.sub.on_message = self._on_message
+        # On every connect, a reconnect too: a session the broker dropped comes back without it.
+        self.sub.on_connect = lambda client, *a: client.subscribe("dh/+/up", qos=1)
         self.sub.connect(host, port)
         self.sub.loop_start()
-        self.sub.subscribe("dh/+/up", qos=1)
         if not ready.wait(5):
             raise RuntimeError("the bridge could not subscribe to device topics")
         self.workers = [
@@ -151,6 +160,9 @@ class Bridge:
         if not self.rate.allow(thing):  # before parsing: a flood costs a dictionary lookup a message
             self._drop("rate")
             return
+        if len(message.payload) > MAX_PAYLOAD:
+            self._drop("size")
+            return
         event = rule_event(thing, message.payload)
         if event.get("t") == "hello" and not self.hello_rate.allow(thing):
             self._drop("rate")
@@ -159,9 +171,11 @@ class Bridge:
             self._enqueue(worker_of(thing, len(self.inboxes)), (thing, event, ""))
             return
         index, find, at_a_table = self.routes.inbox_for(thing)
-        if not at_a_table and not self.strangers.allow(ANY_STRANGER):
-            # Things at no known table share one bucket: made-up names by the thousand (each a full
-            # bucket of its own) cannot keep the workers looking them up.
+        if not at_a_table and find and not self.strangers.allow(ANY_STRANGER):
+            # Lookups of things at no known table share one bucket: made-up names by the thousand
+            # (each a full bucket of its own) cannot keep the workers looking them up. A thing just
+            # found at no table costs no lookup, and none of it: spare handsets sending at their full
+            # rate cannot keep a venue's restarted devices from being routed.
             if find == "table":
                 self.routes.resolved(thing)
             self._drop("rate")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckhand.errors import DeckhandError
-from deckhand.service.bodies import SERVER_IDENTITY
+from deckhand.service.bodies import RESERVED_THINGS, SERVER_IDENTITY
 
 from .state_folder import make_private, read_or_create
 
@@ -28,8 +28,14 @@ KEY_FILE = "venue-key"
 THING_NAME = re.compile(r"[A-Za-z0-9_:-]{1,128}")
 
 
+def server_client_id(name: str) -> str:
+    """The client id of one of the server's connections: under ``deckhand-server/``, which no thing
+    name can be, so no thing can take over (and drop) the bridge's session with a client id of its."""
+    return f"{SERVER}/{name}"
+
+
 def is_thing_name(name: str) -> bool:
-    return THING_NAME.fullmatch(name) is not None and name != SERVER
+    return THING_NAME.fullmatch(name) is not None and name not in RESERVED_THINGS
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class VenueCredentials:
         """The password of ``thing`` (refused for a name no thing can have, the server's among them)."""
         if not is_thing_name(thing):
             raise DeckhandError(
-                f"{thing!r} is not a thing name: 1–128 letters, digits or _:-, not {SERVER!r}"
+                f"{thing!r} is not a thing name: 1–128 letters, digits or _:-, not {sorted(RESERVED_THINGS)}"
             )
         return self._derive(f"thing:{thing}")
 

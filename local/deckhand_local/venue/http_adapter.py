@@ -42,9 +42,10 @@ def body_length(headers: Any) -> int:
     values = headers.get_all("Content-Length") or []
     if not values:
         return 0
-    if len(values) > 1 or not values[0].strip().isdigit():
+    value = values[0].strip()
+    if len(values) > 1 or not (value.isascii() and value.isdigit()):  # "²".isdigit(), int() refuses it
         raise Refusal(400, "bad Content-Length")
-    length = int(values[0])
+    length = int(value)
     if length > MAX_BODY:
         raise Refusal(413, f"the body is larger than {MAX_BODY} bytes")
     return length
@@ -89,9 +90,12 @@ class ApiServer:
         port: int = 8080,
         *,
         organisers: Callable[[], dict[str, str]] = dict,
+        request_timeout: float = 10,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
-        the others, read at each request (organisers added while the venue runs count at once)."""
+        the others, read at each request (organisers added while the venue runs count at once);
+        ``request_timeout``: seconds a client may take to send its request (a slow one holds no
+        thread for long)."""
         adapter = self
 
         def identity_of(auth: str) -> str | None:
@@ -103,6 +107,8 @@ class ApiServer:
             return found
 
         class RequestHandler(BaseHTTPRequestHandler):
+            timeout = request_timeout
+
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 

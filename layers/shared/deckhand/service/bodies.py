@@ -21,6 +21,9 @@ from ..engines.registry import DUPLICATE_RULESETS
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
 THING = r"^[A-Za-z0-9_:-]{0,128}$"
 SERVER_IDENTITY = "deckhand-server"  # the server's own MQTT identity at a local venue: never a thing
+# Names no thing may have: the server's identity, and the segment of the events' topic (dh/events/<id>:
+# a thing named so could read an event called "down", and the bridge would take "up" as its messages).
+RESERVED_THINGS = frozenset({SERVER_IDENTITY, "events"})
 IDENTITY = r"^[A-Za-z0-9+=,.@_:/*-]{1,256}$"  # an IAM ARN or a local venue organiser's name
 DYNAMODB_MAX = 10**38 - 1  # a DynamoDB number holds 38 significant digits
 # C0 and C1 controls (DEL too), the bidirectional marks, embeddings, overrides and isolates.
@@ -34,14 +37,14 @@ def _clean(text: str) -> str:
     return text
 
 
-def _not_the_server(thing: str | None) -> str | None:
-    if thing == SERVER_IDENTITY:
-        raise ValueError(f"{SERVER_IDENTITY!r} is the server's identity, not a thing")
+def _not_reserved(thing: str | None) -> str | None:
+    if thing in RESERVED_THINGS:
+        raise ValueError(f"{thing!r} is reserved (the server's identity, or a topic of the server's)")
     return thing
 
 
 Text = Annotated[str, AfterValidator(_clean)]
-Thing = Annotated[str, Field(pattern=THING), AfterValidator(_not_the_server)]
+Thing = Annotated[str, Field(pattern=THING), AfterValidator(_not_reserved)]
 Count = Annotated[int, Field(ge=0, le=DYNAMODB_MAX)]
 Score = Annotated[int, Field(ge=-DYNAMODB_MAX, le=DYNAMODB_MAX)]
 
