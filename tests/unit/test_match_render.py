@@ -4,6 +4,7 @@ import csv
 import io
 import re
 from html import escape
+from pathlib import Path
 
 from deckhand.competition.match_render import (
     MATCH_BOARDS_COLUMNS,
@@ -464,3 +465,10 @@ def test_a_carriage_return_in_a_name_does_not_split_a_row():
     doc["matches"][0]["names"]["A"] = "Li\rWang\r\nX"
     got = rows(match_results_csv(doc))
     assert len(got) == 1 and got[0]["name_a"] == "Li\nWang\nX" and got[0]["kind"] == "in_play"
+
+
+def test_the_documented_columns_are_the_exported_ones():
+    text = (Path(__file__).parents[2] / "docs" / "competition.md").read_text(encoding="utf-8")
+    section = re.sub(r",\s+", ",", text[text.index("### Exports of a match-play event") :])
+    for columns in (MATCH_RESULTS_COLUMNS, MATCH_BOARDS_COLUMNS, MATCH_STANDINGS_COLUMNS):
+        assert f"`{','.join(columns)}`" in section
