@@ -100,8 +100,8 @@ def test_two_registrations_at_once_never_share_a_number(backend, monkeypatch):
     real = events._last_number
     interleaved: list[Any] = []
 
-    def read_then_let_the_other_in(event_id: str, registered: list[Any]) -> Any:
-        seen = real(event_id, registered)
+    def read_then_let_the_other_in(event_id: str, registered: list[Any], *counter: Any) -> Any:
+        seen = real(event_id, registered, *counter)
         if not interleaved:
             interleaved.append(None)
             interleaved[0] = events.register_players("cup", [{"id": f"B{i}"} for i in range(30)])

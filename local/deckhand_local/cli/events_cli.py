@@ -1,4 +1,4 @@
-"""``deckhand event create|players|tables|start-round|retry-deal|status|standings|export`` over the API.
+"""``deckhand event create|players|pairs|tables|pairing|referee|start-round|…|export`` over the API.
 
 The answer (JSON) goes to stdout; progress of long waits goes to stderr, so scripts can read stdout.
 """
@@ -19,7 +19,11 @@ from .organiser import ApiClient, ApiError
 
 
 def round_progress(status: dict[str, Any]) -> str:
-    line = f"round {status['round']}: {status['status']}, boards {status['boards_done']}/{status['boards_total']} done"
+    if "matches_total" in status:  # a round of matches: each takes as many boards as its end mode gives
+        done, total, unit = status["matches_done"], status["matches_total"], "matches"
+    else:
+        done, total, unit = status["boards_done"], status["boards_total"], "boards"
+    line = f"round {status['round']}: {status['status']}, {unit} {done}/{total} done"
     stopped = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "stopped")
     if stopped:
         line += f", {stopped} board(s) stopped for a referee"
@@ -90,7 +94,11 @@ def run_event_command(
     result: Any
     if command == "create":
         result = api.request("POST", "/events", read_document(stdin))
-    elif command in ("players", "tables"):
+    elif command == "pairing":
+        number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"] + 1
+        path = f"/events/{args.event_id}/rounds/{number}/pairing"
+        result = api.request("PUT", path, read_document(stdin)) if args.override else api.request("GET", path)
+    elif command in ("players", "tables", "pairs", "referee"):
         result = api.request("POST", f"/events/{args.event_id}/{command}", read_document(stdin))
     elif command == "start-round":
         result = _deal_and_wait(api, args.event_id, f"/events/{args.event_id}/rounds", progress)
@@ -109,7 +117,7 @@ def run_event_command(
         result = api.request("GET", f"/events/{args.event_id}/standings")
     else:
         text = api.request("GET", f"/events/{args.event_id}/export?format={args.fmt}", raw=True)
-        if args.fmt == "json":
+        if args.fmt == "json":  # the others are text (CSV, HTML) as the API gives them
             dump(json.loads(text), stdout)
         else:
             stdout.write(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, DUPLICATE_ALIASES, by_alias, game
+from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, by_alias, game
 from deckhand.errors import DeckhandError
 
 from ..venue.database import Database
@@ -73,9 +73,25 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (
         ("players", 'register players: {"players": [...]} on stdin'),
         ("tables", 'register tables and devices: {"tables": [...]} on stdin'),
+        ("pairs", 'a match event: register pairs of two players: {"pairs": [...]} on stdin'),
+        (
+            "referee",
+            'a referee action: {"kind": "warning|violation|foul|forfeit|disqualify|adjust", "player": …, '
+            '"reason": …} on stdin (a match: applied to the player\'s board in play)',
+        ),
     ):
         p = event_sub.add_parser(name, help=text)
         p.add_argument("event_id")
+    p = event_sub.add_parser(
+        "pairing", help="a match event: the next round's pairing; --override sets your own (JSON on stdin)"
+    )
+    p.add_argument("event_id")
+    p.add_argument("--round", type=int, help="round number (default: the next round)")
+    p.add_argument(
+        "--override",
+        action="store_true",
+        help='pair by hand: {"pairs": [[a, b], …], "bye": null, "reason": "…"} on stdin (checked, logged)',
+    )
     for name, text in (
         ("start-round", "start the next round"),
         ("retry-deal", "deal the current round again after its deal failed"),
@@ -95,7 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
                 "--timeout", type=float, default=3600, help="give up waiting after this many seconds"
             )
         if name == "export":
-            p.add_argument("--format", choices=["json", "csv"], default="json", dest="fmt")
+            p.add_argument(
+                "--format",
+                choices=["json", "csv", "boards-csv", "standings-csv", "html"],
+                default="json",
+                dest="fmt",
+                help="csv: a row per player per board (a match event: per match); boards-csv: a match "
+                "event's row per board; html: the results page",
+            )
 
     p_venue = sub.add_parser("venue", help="run the whole system locally until Ctrl-C")
     p_venue.add_argument("--dynamodb-port", type=int, default=8000)
@@ -155,7 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_handset.add_argument("--port", type=int, help="MQTT port (default: the running venue's, else 1883)")
     p_handset.add_argument("--state", default=".deckhand", help="the venue's state folder")
 
-    p_demo = sub.add_parser("demo", help="run a whole duplicate event through the local venue")
+    p_demo = sub.add_parser(
+        "demo", help="run a whole event through the local venue (duplicate, or matches of pairs)"
+    )
     p_demo.add_argument(
         "--seed",
         default="deckhand-demo",
@@ -167,15 +192,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_demo.add_argument(
         "--game",
-        choices=list(DUPLICATE_ALIASES),
+        choices=list(ALIASES),
         default=DEFAULT_ALIAS,
         help=f"the game (default {DEFAULT_ALIAS})",
     )
     p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
-    p_demo.add_argument("--tables", type=int, default=4)
-    p_demo.add_argument("--groups", type=int, default=2)
+    p_demo.add_argument("--tables", type=int, help="tables (default 4; a match game: 8)")
+    p_demo.add_argument("--groups", type=int, help="groups (default 2; a match game: 1)")
     p_demo.add_argument("--rounds", type=int, default=3)
-    p_demo.add_argument("--boards", type=int, default=4)
+    p_demo.add_argument(
+        "--boards", type=int, help="boards a round (default 4); a match game: boards a match (default 8)"
+    )
     add_broker_option(p_demo)
 
     p_engine = sub.add_parser(

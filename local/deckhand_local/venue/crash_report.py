@@ -7,6 +7,7 @@ from typing import Any
 
 from deckhand.service import tableboard
 from deckhand.service.events import NotFound, get_event
+from deckhand.service.round_boards import boards_of_round
 from deckhand.service.rounds import get_progress, get_round
 
 
@@ -37,7 +38,7 @@ def timed_out(event_id: str) -> int:
     count = 0
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
-        items = tableboard.load_many(event_id, number, [(e["table"], b) for e in r.seating for b in r.boards])
+        items = tableboard.load_many(event_id, number, boards_of_round(event_id, number, r))
         count += sum(1 for item in items.values() for entry in item.log if entry.get("to"))
     return count
 
@@ -54,7 +55,7 @@ def stall_report(event_id: str, round_no: int) -> str:
         return "\n".join([*lines, f"round {round_no}: not stored (its deal never ran)"])
     done, total = get_progress(event_id, round_no)
     lines.append(f"round {round_no}: status {r.status}, boards done {done}/{total}")
-    pairs = [(e["table"], b) for e in r.seating for b in r.boards]
+    pairs = boards_of_round(event_id, round_no, r)
     items = tableboard.load_many(event_id, round_no, pairs)
     for table, board in pairs:
         item = items.get((table, board))

@@ -16,8 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from deckhand.competition.match_render import (
+    match_boards_csv,
+    match_results_csv,
+    match_results_html,
+    match_standings_csv,
+)
 from deckhand.competition.render import board_results_csv, results_html, standings_csv
 from deckhand.engines.registry import DEFAULT, game
+from deckhand.engines.spec import Competition
 from deckhand.service.clock import set_clock
 
 from ..cli.organiser import ApiClient
@@ -55,10 +62,10 @@ class DemoEvent:
         out: Path,
         ruleset: str = DEFAULT,
         players: int | None = None,
-        tables: int = 4,
-        groups: int = 2,
+        tables: int | None = None,
+        groups: int | None = None,
         rounds: int = 3,
-        boards: int = 4,
+        boards: int | None = None,
         dealers: int = 1,
         log: IO[str],
         faults: Faults | None = None,
@@ -71,11 +78,13 @@ class DemoEvent:
         self.out = out
         self.ruleset = ruleset
         self.seats = game(ruleset).seats
-        self.players = players if players is not None else self.seats * tables
-        self.tables = tables
-        self.groups = groups
+        # Matches of pairs (a game that carries levels): 16 pairs at 8 tables, matches of 8 boards.
+        self.match = game(ruleset).competition is Competition.MATCH
+        self.tables = tables or (8 if self.match else 4)
+        self.players = players if players is not None else self.seats * self.tables
+        self.groups = groups or (1 if self.match else 2)
         self.rounds = rounds
-        self.boards = boards
+        self.boards = boards or (8 if self.match else 4)
         self.dealers = dealers
         self.log = log
         self.faults = faults or Faults()
@@ -180,11 +189,18 @@ class DemoEvent:
             dealers=self.dealers,
         )
         tables = register(api, shape)
-        self.say(
-            f"Event 'demo' ({game(self.ruleset).name}): {self.players} players, {self.tables} tables in "
-            f"{self.groups} groups, "
-            f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
-        )
+        if self.match:
+            self.say(
+                f"Event 'demo' ({game(self.ruleset).name}): {self.players // 2} pairs at {self.tables} "
+                f"tables, a {self.rounds}-round Swiss of matches ended by {self.boards} boards or 60 "
+                f"minutes; {self.dealers} automatic dealing table(s)."
+            )
+        else:
+            self.say(
+                f"Event 'demo' ({game(self.ruleset).name}): {self.players} players, {self.tables} tables "
+                f"in {self.groups} groups, "
+                f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
+            )
         self.devices.extend(
             make_devices(tables, venue.link, self.work, venue.sent, self.faults.misread_board)
         )
@@ -235,7 +251,10 @@ class DemoEvent:
         status = api.request("GET", f"/events/demo/rounds/{number}")
         self._progress(status)
         standings = api.request("GET", "/events/demo/standings")["standings"]
-        leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
+        if self.match:
+            leaders = ", ".join(f"{s['team']} {s['mp']} MP {s['lp']} LP" for s in standings[:3])
+        else:
+            leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
         self.say(f"Round {number} done; salt revealed. Leaders: {leaders}")
 
     def _failing_handler(self, venue: Venue) -> None:
@@ -282,10 +301,17 @@ class DemoEvent:
     def _progress(self, status: dict[str, Any]) -> None:
         waiting = sum(1 for t in status["tables"] if all(b["status"] == "ended" for b in t["boards"]))
         stopped = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "stopped")
-        line = (
-            f"  round {status['round']}: boards {status['boards_done']}/{status['boards_total']} done, "
-            f"{waiting} table(s) waiting for the others"
-        )
+        if "matches_total" in status:
+            boards = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "ended")
+            line = (
+                f"  round {status['round']}: matches {status['matches_done']}/{status['matches_total']} "
+                f"done ({boards} boards played), {waiting} table(s) waiting for the others"
+            )
+        else:
+            line = (
+                f"  round {status['round']}: boards {status['boards_done']}/{status['boards_total']} done, "
+                f"{waiting} table(s) waiting for the others"
+            )
         if stopped:
             line += f", {stopped} board(s) stopped for a referee"
         if line != self._last_line:
@@ -305,6 +331,8 @@ class DemoEvent:
             "rounds": rounds,
         }
         self.out.mkdir(parents=True, exist_ok=True)
+        if self.match:
+            return self._finish_matches(export, rounds)
         (self.out / "results.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         (self.out / "standings.csv").write_text(standings_csv(export["standings"]))
         (self.out / "results.csv").write_text(board_results_csv(export["standings"]))
@@ -329,4 +357,30 @@ class DemoEvent:
         for s in export["standings"]["standings"]:
             decided = f"  (tie-break: {s['tie_break']})" if s["tie_break"] else ""
             self.say(f"  {s['place']:>2}. {s['player']}  {s['total']:>10.2f}{decided}")
+        return document
+
+    def _finish_matches(self, export: dict[str, Any], rounds: list[dict[str, Any]]) -> dict[str, Any]:
+        """A match event's files: results.json (every match board by board, the standings), a CSV per
+        match, per board and of the standings, and the results page."""
+        results = export["results"]
+        document = {
+            "event": export["event"],
+            "ruleset": results["ruleset"],
+            "matches": results["matches"],
+            "standings": results["standings"],
+            "deals": results["deals"],
+            "rounds": rounds,
+        }
+        (self.out / "results.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        (self.out / "results.csv").write_text(match_results_csv(results))
+        (self.out / "boards.csv").write_text(match_boards_csv(results))
+        (self.out / "standings.csv").write_text(match_standings_csv(results))
+        (self.out / "results.html").write_text(
+            match_results_html(results, f"Deckhand demo event ({game(self.ruleset).name}) — results")
+        )
+        self.say("\nFinal standings")
+        for s in results["standings"]:
+            self.say(
+                f"  {s['place']:>2}. {s['name']}  {s['mp']:>2} MP  {s['lp']:>3} LP  (decided by {s['decided_by']})"
+            )
         return document

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckhand.engines.registry import game
+from deckhand.engines.spec import Competition
+
 from ..cli.organiser import ApiClient
 from .provisioning import VenueLink
 from .simulated import BotHandset, DealingTable, SeatViews, SimulatedDevice
@@ -33,26 +36,37 @@ class EventShape:
 def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
     """Create the event (its deals derived from the seed: not secret), register P01… and the tables
     T1… with their handsets (the first ``dealers`` with a dealing table); returns the tables."""
-    api.request(
-        "POST",
-        "/events",
-        {
-            "event_id": shape.event_id,
-            "name": shape.name,
-            "ruleset": shape.ruleset,
-            "grade": "unrated",
-            "format": "pvp",
-            "rounds": shape.rounds,
-            "boards_per_round": shape.boards,
-            "groups": shape.groups,
-            "venue": True,
-            "start": dt.date.today().isoformat(),
-            "seed": shape.seed,
-            "deal_seed": shape.seed,
-        },
-    )
-    players = [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, shape.players + 1)]
-    api.request("POST", f"/events/{shape.event_id}/players", {"players": players})
+    event: dict[str, Any] = {
+        "event_id": shape.event_id,
+        "name": shape.name,
+        "ruleset": shape.ruleset,
+        "grade": "unrated",
+        "rounds": shape.rounds,
+        "venue": True,
+        "start": dt.date.today().isoformat(),
+        "seed": shape.seed,
+        "deal_seed": shape.seed,
+    }
+    if game(shape.ruleset).competition is Competition.MATCH:
+        # Pairs play a Swiss of matches, each ended by its boards or by the clock, whichever first.
+        event["match"] = {"format": "swiss", "swiss": {"lot_seed": _lot_seed(shape.seed)}}
+        event["options"] = {"end_mode": "time_or_boards", "boards": shape.boards, "minutes": 60}
+        api.request("POST", "/events", event)
+        pairs = [
+            {
+                "id": f"P{i:02d}",
+                "name": f"Pair {i}",
+                "players": [{"id": f"P{i:02d}{m}", "name": f"Player {i}{m}"} for m in "ab"],
+                "region": f"Region {1 + (i - 1) % 4}",
+            }
+            for i in range(1, shape.players // 2 + 1)
+        ]
+        api.request("POST", f"/events/{shape.event_id}/pairs", {"pairs": pairs})
+    else:
+        event.update({"format": "pvp", "boards_per_round": shape.boards, "groups": shape.groups})
+        api.request("POST", "/events", event)
+        players = [{"id": f"P{i:02d}", "name": f"Player {i}"} for i in range(1, shape.players + 1)]
+        api.request("POST", f"/events/{shape.event_id}/players", {"players": players})
     tables: list[dict[str, Any]] = [
         {
             "id": f"T{t}",
@@ -63,6 +77,13 @@ def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
     ]
     api.request("POST", f"/events/{shape.event_id}/tables", {"tables": tables})
     return tables
+
+
+def _lot_seed(seed: str) -> int:
+    """Round 1's lot drawn from the demo's seed: the same seed, the same draw."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:4], "big")
 
 
 def make_devices(

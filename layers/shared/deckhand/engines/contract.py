@@ -47,9 +47,12 @@ class Timing(NamedTuple):
 
 class Board(Protocol):
     """The engine interface. A board is made from its deal and the carry of the board before it
-    (``GameSpec.new_board(order, carry)``: None for the first board of a game, and always for games
-    whose boards stand alone); its ``result()`` holds per-seat ``scores`` and, in games that carry,
-    ``sides`` (the partnerships) and ``carry`` (what the next board starts from)."""
+    (``GameSpec.new_board(order, carry)``: for the first board of a game, None or ``{"options": …}``,
+    the event's rule options as JSON; None always for games whose boards stand alone); its
+    ``result()`` holds per-seat ``scores`` and, in games that carry, ``sides`` (the partnerships),
+    ``carry`` (what the next board starts from), ``game`` (None, or the match points and level points
+    of the game the board ended, side by side: ``{"mp": [a, b], "lp": [a, b]}``) and ``summary`` (what
+    a match's score card shows of the board; ``level_side`` and ``levels_*`` index the sides)."""
 
     ruleset: str
 
@@ -90,18 +93,30 @@ class Board(Protocol):
     def to_json(self) -> str: ...
 
 
+class GameOver(NamedTuple):
+    """A game (局) of a match ended with this board: match points and level points per side."""
+
+    mp: tuple[int, int]
+    lp: tuple[int, int]
+
+
 class Outcome(NamedTuple):
-    """A finished board as the platform reads it: scores per seat, the sides, the carry."""
+    """A finished board as the platform reads it: scores per seat, the sides, the carry, the game."""
 
     scores: tuple[int, ...]
     sides: tuple[tuple[int, ...], ...]
     carry: dict[str, Any] | None
+    game: GameOver | None = None
+    summary: dict[str, Any] | None = None
 
 
 def outcome_of(result: dict[str, Any]) -> Outcome:
     """The contract's part of a board's ``result()`` (the rest is the game's own detail)."""
+    game = result.get("game")
     return Outcome(
         tuple(result["scores"]),
         tuple(tuple(side) for side in result.get("sides", ())),
         result.get("carry"),
+        None if game is None else GameOver(tuple(game["mp"]), tuple(game["lp"])),
+        result.get("summary"),
     )

@@ -109,6 +109,11 @@ class GameSpec:
     # Two actions the rules treat as one decision have the same key (Dou Dizhu: suits never matter), so
     # "generated ⇔ accepted" compares decisions, not the particular cards a generator picked.
     decision_key: Callable[[Action], Hashable] = lambda a: (a.seat, a.kind, tuple(sorted(a.cards)), a.value)
+    # Match games with a clock (an end mode by time): the minutes after a match's start when no new board
+    # may begin under these options (None: no clock), and the action kind the platform applies to the
+    # board in play then (it finishes that board and deals no other).
+    match_clock: Callable[[Any], int | None] | None = None
+    time_up: str = ""
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -20,12 +20,23 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from ..competition import match_render
+from ..competition.render import results_html, standings_csv
 from ..engines.contract import Rejected
 from ..errors import DeckhandError
-from . import access, events, idempotency, referee, rounds, scoring
-from .bodies import EventSpec, PlayersBody, RefereeAction, RolesBody, TablesBody, validation_error
+from . import access, events, idempotency, match_rounds, pairs, referee, rounds, scoring
+from .bodies import (
+    EventSpec,
+    PairingBody,
+    PairsBody,
+    PlayersBody,
+    RefereeAction,
+    RolesBody,
+    TablesBody,
+    validation_error,
+)
 from .disclosure import deals_from, last_round_shown
-from .keys import player_of, table_of
+from .keys import player_of, table_of, team_of
 from .models import EventItem
 from .runtime import Runtime
 
@@ -117,6 +128,56 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
             {"registered": [{"id": player_of(p.sk), "number": p.number} for p in items]},
         )
 
+    @app.post("/events/<event_id>/pairs")
+    def register_pairs(event_id: str, body: PairsBody) -> Response[dict[str, Any]]:
+        """A match event's pairs, two players each (before the first round)."""
+        event_for(event_id, "organise")
+        items = pairs.register_pairs(event_id, [p.model_dump() for p in body.pairs])
+        return Response(
+            201,
+            content_types.APPLICATION_JSON,
+            {"registered": [{"id": team_of(t.sk), "number": t.number} for t in items]},
+        )
+
+    @app.get("/events/<event_id>/pairs")
+    def list_pairs(event_id: str) -> dict[str, Any]:
+        """A match event's pairs, by registration number."""
+        events.get_event(event_id)
+        return {
+            "pairs": [
+                {
+                    "id": team_of(t.sk),
+                    "number": t.number,
+                    "name": t.name,
+                    "players": t.players,
+                    "region": t.region,
+                    "club": t.club,
+                    "active": t.active,
+                }
+                for t in pairs.list_teams(event_id)
+            ]
+        }
+
+    @app.get("/events/<event_id>/rounds/<number>/pairing")
+    def get_pairing(event_id: str, number: int) -> dict[str, Any]:
+        """A round's pairing before it starts: stored (Swiss: when the round before ended; an
+        override), or what the format gives now (organisers and referees)."""
+        event = event_for(event_id, "referee")
+        if event.match is None:
+            raise events.Conflict("a duplicate event is seated by its Swiss movement, not paired")
+        return match_rounds.get_pairing(event, number)
+
+    @app.put("/events/<event_id>/rounds/<number>/pairing")
+    def override_pairing(event_id: str, number: int, body: PairingBody) -> dict[str, Any]:
+        """The organiser's own pairing of the next round: stored with its warnings, logged."""
+        identity = caller()
+        event = event_for(event_id, "organise")
+        if event.match is None:
+            raise events.Conflict("a duplicate event is seated by its Swiss movement, not paired")
+        return match_rounds.override_pairing(
+            event, number, [list(p) for p in body.pairs], body.bye, body.reason, identity
+        )
+
     @app.post("/events/<event_id>/tables")
     def register_tables(event_id: str, body: TablesBody) -> Response[dict[str, Any]]:
         event_for(event_id, "organise")
@@ -158,7 +219,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     def referee_action(event_id: str, body: RefereeAction) -> Response[dict[str, Any]]:
         identity = caller()
         event = event_for(event_id, "referee")
-        record = referee.record(event, body.model_dump(), by=identity)
+        record = referee.record(event, body.model_dump(), by=identity, rt=runtime())
         return Response(201, content_types.APPLICATION_JSON, record)
 
     @app.get("/events/<event_id>/audit")
@@ -167,8 +228,12 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         return {"audit": referee.audit_log(event_id)}
 
     @app.get("/events/<event_id>/export")
-    def export(event_id: str, format: Annotated[Literal["json", "csv"], Query()] = "json") -> Response[Any]:
-        """Everything shown so far: the event, results and standings up to the last round done."""
+    def export(
+        event_id: str,
+        format: Annotated[Literal["json", "csv", "boards-csv", "standings-csv", "html"], Query()] = "json",
+    ) -> Response[Any]:
+        """Everything shown so far: the event, results and standings up to the last round done. A match
+        event's ``csv`` has a row per match, ``boards-csv`` a row per board (docs/competition.md)."""
         event = events.get_event(event_id)
         shown = last_round_shown(event)
         doc = {
@@ -178,9 +243,31 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         }
         if format == "json":
             return Response(200, content_types.APPLICATION_JSON, doc)
+        if format == "html":
+            return Response(200, "text/html; charset=utf-8", _html(event, doc))
+        if event.match is not None:
+            render = {
+                "csv": match_render.match_results_csv,
+                "boards-csv": match_render.match_boards_csv,
+                "standings-csv": match_render.match_standings_csv,
+            }[format]
+            return Response(200, "text/csv", render(doc["results"]))
+        if format == "boards-csv":
+            raise events.Conflict(
+                "boards-csv is a match event's export; a duplicate event's csv has every board"
+            )
+        if format == "standings-csv":
+            return Response(200, "text/csv", standings_csv(doc["standings"]))
         return Response(200, "text/csv", _csv(doc))
 
     return app
+
+
+def _html(event: EventItem, doc: dict[str, Any]) -> str:
+    """The results page players read: a match event's board by board, a duplicate event's by board."""
+    if event.match is not None:
+        return match_render.match_results_html(doc["results"], event.name)
+    return results_html(doc["standings"], title=event.name)
 
 
 def _status_of(exc: DeckhandError) -> int:
@@ -212,6 +299,9 @@ def _event_doc(item: Any) -> dict[str, Any]:
         "owner": item.owner,
         "deals": deals_from(item),
     }
+    if item.match is not None:
+        doc["match"] = item.match
+        doc["options"] = item.options
     if item.deal_error:
         doc["deal_error"] = item.deal_error  # why the last deal failed: fix it and start the round again
     return doc

@@ -13,6 +13,7 @@ from . import tableboard
 from .events import get_event
 from .keys import deal_sk, event_pk, result_sk
 from .models import DealItem, ResultItem
+from .round_boards import boards_of_round
 from .rounds import get_round
 
 
@@ -33,34 +34,34 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
     logged: set[tuple[str, str]] = set()
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
-        items = tableboard.load_many(event_id, number, [(e["table"], b) for e in r.seating for b in r.boards])
-        for entry in r.seating:
-            for b in r.boards:
-                item = items.get((entry["table"], b))
-                if item is None:
+        pairs = boards_of_round(event_id, number, r)
+        items = tableboard.load_many(event_id, number, pairs)
+        for table, b in pairs:
+            item = items.get((table, b))
+            if item is None:
+                continue
+            counts["boards"] += 1
+            actions = [e for e in item.log if e["t"] not in ("dealt", "redeal")]
+            counts["actions"] += len(actions)
+            sent = [(e["s"], e["m"]) for e in actions if "m" in e]
+            counts["device_actions"] += len(sent)
+            counts["doubled"] += len(sent) - len(set(sent))
+            for e in item.log:
+                if "m" in e:
+                    seat = e["s"]
+                    thing = item.devices[seat] if 0 <= seat < len(item.devices) else item.dealer
+                    logged.add((thing, e["m"]))
+            deal = DealItem.get(event_pk(event_id), deal_sk(number, item.group, b))
+            replayed = tableboard.replay(item, list(deal.order))
+            if replayed.to_json() != item.state:
+                counts["replay_mismatches"] += 1
+            if item.status == "ended":
+                try:
+                    stored = ResultItem.get(event_pk(event_id), result_sk(number, table, b))
+                except DoesNotExist:
+                    counts["results_missing"] += 1
                     continue
-                counts["boards"] += 1
-                actions = [e for e in item.log if e["t"] not in ("dealt", "redeal")]
-                counts["actions"] += len(actions)
-                sent = [(e["s"], e["m"]) for e in actions if "m" in e]
-                counts["device_actions"] += len(sent)
-                counts["doubled"] += len(sent) - len(set(sent))
-                for e in item.log:
-                    if "m" in e:
-                        seat = e["s"]
-                        thing = item.devices[seat] if 0 <= seat < len(item.devices) else item.dealer
-                        logged.add((thing, e["m"]))
-                deal = DealItem.get(event_pk(event_id), deal_sk(number, item.group, b))
-                replayed = tableboard.replay(item, list(deal.order))
-                if replayed.to_json() != item.state:
+                if stored.scores != replayed.result()["scores"]:
                     counts["replay_mismatches"] += 1
-                if item.status == "ended":
-                    try:
-                        stored = ResultItem.get(event_pk(event_id), result_sk(number, entry["table"], b))
-                    except DoesNotExist:
-                        counts["results_missing"] += 1
-                        continue
-                    if stored.scores != replayed.result()["scores"]:
-                        counts["replay_mismatches"] += 1
     counts["lost"] = len(set(accepted) - logged)
     return counts

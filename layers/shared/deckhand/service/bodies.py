@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from ..engines.registry import DUPLICATE_RULESETS
+from ..engines.registry import RULESETS
 
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
 THING = r"^[A-Za-z0-9_:-]{0,128}$"
@@ -53,17 +53,42 @@ class Body(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+class MatchSpec(Body):
+    """A match event's settings (service/match_settings.py checks the options' documents)."""
+
+    format: Literal["swiss", "round_robin"] = "swiss"
+    games: Literal["one_game", "best_of_three"] = "one_game"
+    same_boards: bool = Field(
+        default=False, description="Board k is the same deal at every table of a round (off by default)."
+    )
+    no_new_board_after: Annotated[
+        int | None,
+        Field(
+            ge=1, le=1440, description="Minutes after a match's start when no new board begins (time modes)."
+        ),
+    ] = None
+    swiss: dict[str, Any] | None = Field(
+        default=None, description="round1, lot_seed, no_same_region_round1, forbid_same_club, forbidden_pairs"
+    )
+    ranking: dict[str, Any] | None = Field(
+        default=None, description="chain, h2h, h2h_recursive, final, lot_seed"
+    )
+
+
 class EventSpec(Body):
     event_id: Annotated[str | None, Field(pattern=ID)] = None
     name: Annotated[Text, Field(min_length=1, max_length=200)]
-    ruleset: Literal[DUPLICATE_RULESETS]  # type: ignore[valid-type]  # the registry's, as an enum
+    ruleset: Literal[RULESETS]  # type: ignore[valid-type]  # the registry's, as an enum
     grade: Literal[
         "national_championship", "national_open", "A", "B1", "B2", "C1", "C2", "C3", "C4", "C5", "unrated"
     ]
     organiser: Literal["centre", "centre_guided", "registered_unit"] = "registered_unit"
     format: Literal["pvp", "pva"] = "pvp"
     rounds: Annotated[int, Field(ge=1, le=50)]
-    boards_per_round: Annotated[int, Field(ge=1, le=100)]
+    boards_per_round: Annotated[
+        int | None,
+        Field(ge=1, le=100, description="Duplicate events: the boards of a round (required there)."),
+    ] = None
     groups: Annotated[int, Field(ge=1, le=100)] = 1
     venue: bool = True
     fee: Count = 0
@@ -79,12 +104,47 @@ class EventSpec(Body):
         ),
     ] = None
 
+    match: MatchSpec | None = Field(
+        default=None, description="Match events (pairs, a game's rule set that carries): their settings."
+    )
+    options: dict[str, Any] | None = Field(
+        default=None, description="The rule set's options (e.g. Guandan's end_mode, boards, minutes)."
+    )
+
 
 class PlayerSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
     name: Annotated[Text | None, Field(max_length=200)] = None
     silver_points: Count = 0
     red_points: Count = 0
+
+
+class PairPlayer(Body):
+    id: Annotated[str, Field(pattern=ID)]
+    name: Annotated[Text | None, Field(max_length=200)] = None
+
+
+class PairSpec(Body):
+    id: Annotated[str, Field(pattern=ID)]
+    name: Annotated[Text | None, Field(max_length=200)] = None
+    players: Annotated[list[PairPlayer], Field(min_length=2, max_length=2)]
+    region: Annotated[Text | None, Field(max_length=100)] = None
+    club: Annotated[Text | None, Field(max_length=100)] = None
+
+
+class PairsBody(Body):
+    pairs: Annotated[list[PairSpec], Field(min_length=1, max_length=5000)]
+
+
+class PairingBody(Body):
+    """The organiser's own pairing of the next round (checked, warned about, logged as an override)."""
+
+    pairs: Annotated[
+        list[Annotated[list[Annotated[str, Field(pattern=ID)]], Field(min_length=2, max_length=2)]],
+        Field(min_length=1, max_length=2500),
+    ]
+    bye: Annotated[str | None, Field(pattern=ID)] = None
+    reason: Annotated[Text, Field(min_length=1, max_length=500)]
 
 
 class PlayersBody(Body):
@@ -102,7 +162,13 @@ class TablesBody(Body):
 
 
 class RefereeAction(Body):
-    kind: Literal["warning", "violation", "adjust"]
+    kind: Annotated[
+        Literal["warning", "violation", "foul", "forfeit", "disqualify", "adjust"],
+        Field(
+            description="A match event's penalties apply to the player's board in play (foul, forfeit and "
+            "disqualify are a match's only); adjust replaces a duplicate board's scores."
+        ),
+    ]
     player: Annotated[str | None, Field(pattern=ID)] = None
     round: Annotated[int | None, Field(ge=1, le=1000)] = None
     table: Annotated[str | None, Field(pattern=ID)] = None

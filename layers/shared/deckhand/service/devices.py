@@ -307,9 +307,10 @@ def _hello(
     table's boards in one batch read. A board left waiting after the one before it ended (a crash in
     between) is started first: then every device at the table gets its view with the start. A board
     the table has not begun is never shown: neither its hands, nor its card order to the dealing table."""
+    from .round_boards import boards_of_table
     from .rounds import get_round
 
-    boards = get_round(event_id, round_no).boards
+    boards = boards_of_table(event_id, round_no, get_round(event_id, round_no), table)
     items = tableboard.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
     current, restart = _where_the_table_is([items[(table, b)] for b in boards if (table, b) in items])
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))

@@ -14,6 +14,7 @@ from pynamodb.expressions.condition import Condition
 
 from ..competition.grades import EventPlan, check_event
 from ..engines.registry import game
+from ..engines.spec import Competition
 from ..errors import DeckhandError
 from .clock import now_ms
 from .keys import (
@@ -29,6 +30,7 @@ from .keys import (
     registration_sk,
     table_sk,
 )
+from .match_settings import MatchSettings, rule_options
 from .models import (
     CounterItem,
     DeviceItem,
@@ -70,6 +72,16 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
     ``owner``: the verified identity of the caller (service/access.py); None for in-process callers.
     """
     g = game(spec["ruleset"])
+    match = g.competition is Competition.MATCH
+    if match:
+        # Pairs play matches (RULES.md §4.3): a round is a match at every table, as many boards as its
+        # end mode takes; the settings and the rule set's options are typed and checked now.
+        settings = MatchSettings.from_dict(spec.get("match"))
+        options = rule_options(g, spec.get("options"))
+        settings.clock_minutes(g, options)
+        spec = {**spec, "format": "pvp", "groups": 1, "boards_per_round": spec.get("boards_per_round") or 1}
+    elif spec.get("match") or spec.get("options"):
+        raise DeckhandError(f"{g.name} events are duplicate events: no match settings or options")
     if spec.get("deal_seed") and spec["grade"] != "unrated":
         # Boards derived from a seed the organiser chose are known in advance: never in a rated event.
         raise SeedNotAllowed(
@@ -80,6 +92,8 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
     if spec["format"] == "pva" and spec["groups"] != 1:
         # Players vs AI: every participant plays every board from the same seat, all compared together.
         raise DeckhandError("a players-vs-AI (pva) event has one group: every participant is compared")
+    if not spec.get("boards_per_round"):
+        raise DeckhandError("boards_per_round is required for a duplicate event")
     if spec["rounds"] < 1 or spec["boards_per_round"] < 1 or spec["groups"] < 1:
         raise DeckhandError("rounds, boards_per_round and groups must be at least 1")
     plan = EventPlan(
@@ -93,6 +107,9 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
         start=spec["start"],
     )
     violations = check_event(plan)
+    if match:
+        # A match takes as many boards as its end mode gives at the table: no count to check beforehand.
+        violations = [v for v in violations if v.rule != "min_boards"]
     if violations:
         raise GradeViolations([{"rule": v.rule, "message": v.message} for v in violations])
     event_id = spec.get("event_id") or secrets.token_hex(6)
@@ -115,6 +132,8 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
         created_at=now_ms(),
         owner=owner,
         roles={},
+        match=settings.to_dict() if match else None,
+        options=options.to_dict() if match and options is not None else None,
     )
     try:
         item.save(condition=EventItem.pk.does_not_exist())
@@ -151,10 +170,12 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
     withdraws the players written so far: all or nothing.
     """
     event = get_event(event_id)
+    if event.match is not None:
+        raise Conflict("a match event registers pairs (two players each), not single players")
     if event.status != "registering":
         raise Conflict("players can be registered only before the first round")
     registered = list_players(event_id)
-    digest = _digest(players)
+    digest = request_digest(players)
     taken = {player_of(p.sk) for p in registered if p.registration != digest}
     seen: set[str] = set()
     for p in players:
@@ -164,7 +185,7 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
         if pid in seen or pid in taken:
             raise Conflict(f"player {pid!r} is registered twice")
         seen.add(pid)
-    registration = _numbers(event_id, digest, len(players), registered)
+    registration = take_numbers(event_id, digest, len(players), registered)
     if registration.done:  # the same players, registered by an earlier request that completed
         raise Conflict(f"player {players[0]['id']!r} is registered twice")
     items = [
@@ -179,36 +200,31 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
         )
         for i, p in enumerate(players)
     ]
-    ours = PlayerItem.sk.does_not_exist() | (PlayerItem.registration == digest)
-    for chunk in range(0, len(items), 25):
-        try:
-            with transaction() as tx:
-                for item in items[chunk : chunk + 25]:
-                    tx.save(item, condition=ours)
-        except TransactWriteError:
-            _withdraw(items[:chunk], digest)
-            raise Conflict("a player in this batch is registered already") from None
-    registration.update(actions=[RegistrationItem.done.set(True)])
+    write_registration(items, digest, registration, "a player in this batch is registered already")
     return items
 
 
-def _digest(players: list[dict[str, Any]]) -> str:
+def request_digest(players: list[dict[str, Any]]) -> str:
     """The same players in the same order: the same request (a retry)."""
     canonical = json.dumps(players, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()[:32]
 
 
-def _numbers(event_id: str, digest: str, count: int, registered: list[PlayerItem]) -> RegistrationItem:
+def take_numbers(
+    event_id: str, digest: str, count: int, registered: list[Any], counter_sk: str | None = None
+) -> RegistrationItem:
     """The request's registration numbers: taken from the counter by compare-and-set, in the same
-    transaction as the request's record, or read back from that record when a retry finds it."""
+    transaction as the request's record, or read back from that record when a retry finds it.
+    ``registered``: items with a ``number`` (players, or a match event's pairs: ``counter_sk``)."""
     key = (event_pk(event_id), registration_sk(digest))
+    counter_key = counter_sk or players_counter_sk()
     for _ in range(MAX_ATTEMPTS):
         try:
             return RegistrationItem.get(*key, consistent_read=True)
         except DoesNotExist:
             pass
-        last, unchanged = _last_number(event_id, registered)
-        counter = CounterItem(event_pk(event_id), players_counter_sk())
+        last, unchanged = _last_number(event_id, registered, counter_key)
+        counter = CounterItem(event_pk(event_id), counter_key)
         registration = RegistrationItem(*key, first=last + 1, size=count)
         try:
             with transaction() as tx:
@@ -220,21 +236,35 @@ def _numbers(event_id: str, digest: str, count: int, registered: list[PlayerItem
     raise Conflict("other registrations kept taking numbers meanwhile; try again")
 
 
-def _last_number(event_id: str, registered: list[PlayerItem]) -> tuple[int, Condition]:
+def _last_number(event_id: str, registered: list[Any], counter_sk: str) -> tuple[int, Condition]:
     """The last number given, and the condition that it is still the last (players registered before
     the counter existed count too)."""
     try:
-        last = CounterItem.get(event_pk(event_id), players_counter_sk(), consistent_read=True).value
+        last = CounterItem.get(event_pk(event_id), counter_sk, consistent_read=True).value
     except DoesNotExist:
         return max((p.number for p in registered), default=0), CounterItem.value.does_not_exist()
     return last, CounterItem.value == last
 
 
-def _withdraw(items: list[PlayerItem], digest: str) -> None:
-    """Players this request wrote before it failed, deleted again (only if still its own)."""
-    for item in items:
-        with contextlib.suppress(DeleteError):
-            item.delete(condition=PlayerItem.registration == digest)
+def write_registration(items: list[Any], digest: str, registration: RegistrationItem, taken: str) -> None:
+    """A request's registered items (players, or a match event's pairs), written in transactions of
+    25, each only if absent or this request's own; one taken meanwhile by another request withdraws
+    those written so far (Conflict ``taken``): all or nothing. Then the request is marked done."""
+    if not items:
+        return
+    model = type(items[0])
+    ours = model.sk.does_not_exist() | (model.registration == digest)
+    for chunk in range(0, len(items), 25):
+        try:
+            with transaction() as tx:
+                for item in items[chunk : chunk + 25]:
+                    tx.save(item, condition=ours)
+        except TransactWriteError:
+            for written in items[:chunk]:
+                with contextlib.suppress(DeleteError):
+                    written.delete(condition=model.registration == digest)
+            raise Conflict(taken) from None
+    registration.update(actions=[RegistrationItem.done.set(True)])
 
 
 def list_tables(event_id: str) -> list[TableItem]:

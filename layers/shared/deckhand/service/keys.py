@@ -12,6 +12,8 @@ ACTIVE = "ACTIVE"  # the partition of the rounds in play (the timers' sweep)
 PLAYER_PREFIX = "PLAYER#"
 TABLE_PREFIX = "TABLE#"
 RESULT_PREFIX = "RESULT#"
+TEAM_PREFIX = "TEAM#"
+MATCH_PREFIX = "MATCH#"
 
 
 def round_key(n: int) -> str:
@@ -33,6 +35,37 @@ def board_pk(event_id: str, round_no: int, table: str, board: str) -> str:
 
 def player_sk(player: str) -> str:
     return f"{PLAYER_PREFIX}{player}"
+
+
+def team_sk(team: str) -> str:
+    return f"{TEAM_PREFIX}{team}"
+
+
+def team_of(sk: str) -> str:
+    return sk.removeprefix(TEAM_PREFIX)
+
+
+def teams_counter_sk() -> str:
+    """The match event's counter of pairs' registration numbers given."""
+    return "COUNTER#TEAMS"
+
+
+def match_sk(round_no: int, table: str) -> str:
+    return f"{match_prefix(round_no)}{table}"
+
+
+def match_prefix(round_no: int | None = None) -> str:
+    """Every match of the event, or of one round."""
+    return MATCH_PREFIX if round_no is None else f"{MATCH_PREFIX}{round_key(round_no)}#"
+
+
+def bye_sk(round_no: int, team: str) -> str:
+    """A bye of a round, among its matches: "~" is in no table's id, so it sorts after them."""
+    return f"{match_prefix(round_no)}~bye~{team}"
+
+
+def pairing_sk(round_no: int) -> str:
+    return f"PAIRING#{round_key(round_no)}"
 
 
 def table_sk(table: str) -> str:

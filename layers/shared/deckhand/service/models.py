@@ -85,6 +85,10 @@ class EventItem(_Base):
     status = UnicodeAttribute(default="registering")
     current_round = IntAttribute(default=0)
     deal_error = UnicodeAttribute(null=True)  # why the last deal failed (the event went back to before it)
+    # Match events (pairs play matches, RULES.md §4.3): the competition's settings (service/match_settings.py)
+    # and the rule set's options (its typed ``Options``, e.g. Guandan's end mode). None for duplicate events.
+    match = JSONAttribute(null=True)
+    options = JSONAttribute(null=True)
     created_at = IntAttribute()
     version = VersionAttribute()
 
@@ -115,6 +119,19 @@ class RegistrationItem(_Base):
     done = BooleanAttribute(default=False)
 
 
+class TeamItem(_Base):
+    """pk EVENT#<id>, sk TEAM#<pair id>: a pair of a match event (two players), with its registration
+    number, region and club (Swiss round 1 and the club rule read them)."""
+
+    name = UnicodeAttribute()
+    number = IntAttribute()
+    players = JSONAttribute()  # [{"id", "name"}, {"id", "name"}]: the pair's two players
+    region = UnicodeAttribute(null=True)
+    club = UnicodeAttribute(null=True)
+    active = BooleanAttribute(default=True)  # False: withdrawn (results kept, no longer paired)
+    registration = UnicodeAttribute(null=True)  # the digest of the request that registered it
+
+
 class TableItem(_Base):
     """pk EVENT#<id>, sk TABLE#<venue table id>: which device sits at each seat, which deals."""
 
@@ -142,6 +159,8 @@ class RoundItem(_Base):
     boards_total = IntAttribute()
     started_at = IntAttribute()
     ended_at = IntAttribute(null=True)
+    match = BooleanAttribute(null=True)  # a round of matches: its boards are the matches' (MatchItem)
+    byes = JSONAttribute(null=True)  # a round of matches: the pair that sits out (scores a bye)
 
 
 class ProgressItem(_Base):
@@ -185,7 +204,45 @@ class BoardStateItem(_Base):
     commitment = UnicodeAttribute(
         null=True
     )  # the round's deal commitment: its first board's handsets show it
+    in_match = BooleanAttribute(null=True)  # a board of a match (MatchItem): the next one is made as it ends
+    clock_ends_at = IntAttribute(default=0)  # ms; a match's clock: then no new board (0 = no clock)
     version = VersionAttribute()
+
+
+class MatchItem(_Base):
+    """pk EVENT#<id>, sk MATCH#<nnn>#<table>: one match of a round at one table, board after board.
+
+    Its boards are made one at a time: each in the same transaction as the board that ended before it,
+    and the match's result in the same transaction as the board that ended the match."""
+
+    round = IntAttribute()
+    table = UnicodeAttribute()
+    number = IntAttribute()  # the table's number in the round (1 first): the deal derivation names it
+    pairs = JSONAttribute()  # [pair at seats 0/2, pair at seats 1/3]
+    players = JSONAttribute()  # player id per seat
+    devices = JSONAttribute()  # thing name per seat ("" = none)
+    dealer = UnicodeAttribute(default="")
+    # The event's settings the match plays by: games a round, same boards, the rule options, and the
+    # first board of each game (best of three).
+    rules = JSONAttribute(default=dict)
+    boards = JSONAttribute(default=list)  # board ids made so far, in order ("1", "2", …)
+    games = JSONAttribute(default=list)  # finished games: {"mp": [a, b], "lp": [a, b], "ended_by", "boards"}
+    status = UnicodeAttribute(default="playing")  # playing | done
+    started_at = IntAttribute()  # ms: the match's clock (end by time) runs from here
+    clock_ends_at = IntAttribute(default=0)  # ms: no new board after this (0 = no clock)
+    result = JSONAttribute(null=True)  # {"mp": [a, b], "lp": [a, b], "kind": played|forfeit}
+    version = VersionAttribute()
+
+
+class PairingItem(_Base):
+    """pk EVENT#<id>, sk PAIRING#<nnn>: the pairing of a round, stored before it starts (Swiss: when the
+    round before ends) for the organiser to see; an override replaces it (with its warnings, logged)."""
+
+    pairs = JSONAttribute()  # [[pair, pair], …], the higher-standing pair first
+    bye = UnicodeAttribute(null=True)
+    source = UnicodeAttribute()  # swiss | schedule | override
+    warnings = JSONAttribute(default=list)
+    reason = UnicodeAttribute(null=True)  # an override's reason
 
 
 class ResultItem(_Base):
@@ -229,12 +286,15 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     PlayerItem,
     CounterItem,
     RegistrationItem,
+    TeamItem,
     TableItem,
     DeviceItem,
     RoundItem,
     ProgressItem,
     DealItem,
     BoardStateItem,
+    MatchItem,
+    PairingItem,
     ResultItem,
     StandingsItem,
     AuditItem,

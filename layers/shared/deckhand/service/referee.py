@@ -14,22 +14,39 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist
 
 from ..engines.contract import Rejected
+from . import match_penalties
 from .clock import now_ms
 from .events import NotFound, event_id_of
 from .keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk
 from .models import AuditItem, EventItem, PlayerItem, ResultItem
+from .runtime import Runtime
 from .scoring import recompute_latest_standings
 
 
-def record(event: EventItem, action: dict[str, Any], *, by: str) -> dict[str, Any]:
+def record(event: EventItem, action: dict[str, Any], *, by: str, rt: Runtime | None = None) -> dict[str, Any]:
+    """Record a referee action; in a match event a penalty is also applied to the player's board in
+    play (service/match_penalties.py: ``rt`` sends the table its new views)."""
     event_id = event_id_of(event)
     kind = action["kind"]
+    applied: dict[str, Any] = {}
     if kind == "adjust":
+        if event.match is not None:
+            raise Rejected(
+                "not_for_matches", "a match's boards are not adjusted: penalise the player instead"
+            )
         _adjust(event_id, action, by)
+    elif event.match is not None:
+        if not action.get("player"):
+            raise Rejected("player_missing", f"a {kind} names the player")
+        assert rt is not None, "a match penalty changes a board: the runtime sends its views"
+        applied = match_penalties.penalise(rt, event, kind, action["player"], by)
     else:
+        if kind not in ("warning", "violation"):
+            raise Rejected("not_for_duplicate", f"a {kind} is a match penalty (Guandan, Shengji)")
         _check_player(event_id, kind, action.get("player"))
     at = now_ms()
     detail = {k: v for k, v in action.items() if v is not None and k != "kind"}
+    detail.update(applied)
     item = AuditItem(
         event_pk(event_id), audit_sk(at, secrets.token_hex(4)), kind=kind, detail=detail, by=by, at=at
     )

@@ -49,6 +49,7 @@ from .models import (
     StandingsItem,
     transaction,
 )
+from .round_boards import boards_of_round, list_matches
 from .runtime import Runtime
 
 
@@ -59,7 +60,11 @@ def request_next_round(rt: Runtime, event_id: str) -> int:
         raise Conflict(f"cannot start a round while the event is {event.status}")
     if event.current_round >= event.rounds:
         raise Conflict(f"all {event.rounds} rounds have been played")
-    if not list_players(event_id):
+    if event.match is not None:
+        from .match_rounds import compute_pairing
+
+        compute_pairing(event, event.current_round + 1)  # a round that cannot be paired is not started
+    elif not list_players(event_id):
         raise Conflict("no players are registered")
     number = event.current_round + 1
     event.current_round = number
@@ -140,8 +145,13 @@ def board_ids(event: EventItem) -> list[str]:
 def deal_order(secret: str, group: int, board: str, g: Game) -> list[int]:
     """The card order of one board of one group, derived from the round's secret (see module doc): its
     deals one after another (a game that redeals when everyone passes carries its redeals, the same at every table)."""
+    return derived_order(f"{secret}/group/{group}/board/{board}", g)
+
+
+def derived_order(base: str, g: Game) -> list[int]:
+    """The card order derived from ``base`` (the round's secret and the board's place): its first deal,
+    then its redeals (``<base>/deal/<n>``) for a game that redeals when everyone passes."""
     deck = make_deck(decks=g.decks, jokers=g.jokers)
-    base = f"{secret}/group/{group}/board/{board}"
     order = seeded_shuffle(deck, base)
     for n in range(2, g.deals_per_board + 1):
         order += seeded_shuffle(deck, f"{base}/deal/{n}")
@@ -158,6 +168,16 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
     event = get_event(event_id)
     if event.current_round != round_no:
         raise Conflict(f"round {round_no} is not the event's current round ({event.current_round})")
+    if event.match is not None:
+        from .match_rounds import deal_match_round
+
+        try:
+            return deal_match_round(rt, event, round_no)
+        except DeckhandError as exc:
+            if _round_exists(event_id, round_no):
+                raise
+            _deal_failed(event, round_no, str(exc))
+            raise DealFailed(str(exc)) from None
     g = game(event.ruleset)
     boards = board_ids(event)
     try:
@@ -216,6 +236,14 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
     return round_item
 
 
+def _round_exists(event_id: str, round_no: int) -> bool:
+    try:
+        RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True, attributes_to_get=["sk"])
+    except DoesNotExist:
+        return False
+    return True
+
+
 def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem:
     event_id = event_id_of(event)
     try:
@@ -244,11 +272,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
                 "dealer": venue.dealer if venue else "",
             }
         )
-    if event.deal_seed:
-        # Demonstrations and replays: the same seed gives the same boards (never for a real event).
-        salt = hashlib.sha256(f"{event.deal_seed}/round/{round_no}".encode()).hexdigest()
-    else:
-        salt = secrets.token_hex(32)
+    salt = round_salt(event, round_no)
     deals = {
         f"{group}/{b}": deal_order(salt, group, b, g) for group in range(1, event.groups + 1) for b in boards
     }
@@ -271,6 +295,14 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     with contextlib.suppress(PutError):  # a retried deal finds it there
         progress.save(condition=ProgressItem.sk.does_not_exist())
     return item
+
+
+def round_salt(event: EventItem, round_no: int) -> str:
+    """A round's secret: 256 random bits, or for an unrated event with a deal seed (demonstrations and
+    replays: the same seed gives the same boards, never for a real event) derived from that seed."""
+    if event.deal_seed:
+        return hashlib.sha256(f"{event.deal_seed}/round/{round_no}".encode()).hexdigest()
+    return secrets.token_hex(32)
 
 
 def progress_key(round_no: int) -> str:
@@ -300,18 +332,29 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
     stopped: a misread names a card of a duplicate board that other tables still play."""
     r = get_round(event_id, round_no)
     tables = []
-    items = tableboard.load_many(event_id, round_no, [(e["table"], b) for e in r.seating for b in r.boards])
+    pairs = boards_of_round(event_id, round_no, r)
+    items = tableboard.load_many(event_id, round_no, pairs)
+    by_table: dict[str, list[str]] = {}
+    for table, b in pairs:
+        by_table.setdefault(table, []).append(b)
     for entry in r.seating:
         boards = []
-        for b in r.boards:
+        for b in by_table.get(entry["table"], []):
             item = items.get((entry["table"], b))
             board: dict[str, Any] = {"board": b, "status": item.status if item else "missing"}
             if staff and item is not None and item.status == "stopped" and item.stop_reason:
                 board["why"] = item.stop_reason  # handsets are told only that it stopped
             boards.append(board)
-        tables.append(
-            {"table": entry["table"], "group": entry["group"], "seats": entry["seats"], "boards": boards}
-        )
+        row: dict[str, Any] = {
+            "table": entry["table"],
+            "group": entry["group"],
+            "seats": entry["seats"],
+            "boards": boards,
+        }
+        if "pairs" in entry:  # a match: its pairs, and the table's number (the deal derivation's)
+            row["pairs"] = entry["pairs"]
+            row["number"] = entry["number"]
+        tables.append(row)
     out: dict[str, Any] = {
         "round": round_no,
         "status": r.status,
@@ -320,6 +363,14 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
         "boards_total": r.boards_total,
         "tables": tables,
     }
+    if r.match:
+        out["matches_done"], out["matches_total"] = out.pop("boards_done"), out.pop("boards_total")
+        out["byes"] = r.byes or []
+        matches = {m.table: m for m in list_matches(event_id, round_no) if m.table}
+        for t in tables:
+            m = matches.get(t["table"])
+            if m is not None:
+                t["match"] = {"status": m.status, "result": m.result, "games": len(m.games)}
     if r.status == "done":
         out["salt"] = r.salt
     return out

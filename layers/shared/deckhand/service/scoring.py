@@ -6,6 +6,7 @@ with the round's counter, so a retried invocation neither counts twice nor loses
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, TransactWriteError
@@ -56,7 +57,8 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
     try:
         with transaction() as tx:
             tx.save(result_item, condition=ResultItem.sk.does_not_exist())
-            tx.update(progress, actions=[ProgressItem.boards_done.add(1)])
+            if not item.in_match:  # a match counts once, with the board that ended it (match_boards.py)
+                tx.update(progress, actions=[ProgressItem.boards_done.add(1)])
     except TransactWriteError:
         recorded = False
     else:
@@ -90,6 +92,10 @@ def board_results(results: list[ResultItem]) -> list[BoardResults]:
 
 
 def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
+    if event.match is not None:
+        from .match_results import standings as match_standings
+
+        return match_standings(event, upto_round)
     event_id = event_of(event.pk)
     boards = [b for b in board_results(list_results(event_id)) if b.round <= upto_round]
     comparisons, table = standings(boards, event.ruleset, event.ranking)
@@ -103,6 +109,10 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
     adjustment is shown on its row: the score counted, ``adjusted_from`` the score played and the
     reason; the document says whether the deals came from an organiser's seed.
     """
+    if event.match is not None:
+        from .match_results import results_document as match_document
+
+        return match_document(event, event.current_round if upto_round is None else upto_round)
     event_id = event_of(event.pk)
     results = [r for r in list_results(event_id) if upto_round is None or r.round <= upto_round]
     doc = results_document(event.ruleset, board_results(results))
@@ -139,9 +149,20 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
         doc = compute_standings(event, round_no)
         StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
         _finish_round(event, r, round_no)
+    if r.match and round_no < get_event(event_id).rounds:
+        _pair_next(event_id, round_no + 1)
     rt.publisher.publish(
         event_topic(event_id), {"t": "round_end", "r": round_no, "commit": r.commitment, "salt": r.salt}
     )
+
+
+def _pair_next(event_id: str, round_no: int) -> None:
+    """A round of matches ended: the next round's pairing is computed and stored for the organiser to
+    see before starting it (RULES.md §4.3). One that cannot be paired is told when they try."""
+    from .match_rounds import PairingProblem, save_computed_pairing
+
+    with contextlib.suppress(PairingProblem):
+        save_computed_pairing(get_event(event_id), round_no)
 
 
 def _finish_round(event: EventItem, r: RoundItem, round_no: int) -> None:

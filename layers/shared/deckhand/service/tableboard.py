@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from pynamodb.exceptions import DoesNotExist, PutError
+from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
 
 from ..engines.common.cards import format_cards
 from ..engines.contract import Action, Board, outcome_of
@@ -24,6 +24,8 @@ from .models import BoardStateItem, DealItem
 
 T = TypeVar("T")
 MAX_ATTEMPTS = 8
+# A transaction refused for a condition (the board's version) or a concurrent transaction: a lost race.
+CANCELLED = ("TransactionCanceledException", "TransactionConflictException")
 
 
 class LostRace(Exception):
@@ -72,13 +74,23 @@ def transact(
         item = first if attempt == 0 and first is not None else load(*key)
         if item is None:
             raise DoesNotExist(f"no board {key}")
+        was = item.status
         result = change(item)
         if isinstance(result, Unchanged):
             return item, result.value
         try:
-            item.save()
+            if item.in_match and item.status == "ended" and was != "ended":
+                from .match_boards import save_ended
+
+                save_ended(item)  # with the match's next board or its result, in one transaction
+            else:
+                item.save()
         except PutError as exc:
             if _is_conditional_failure(exc):
+                continue
+            raise
+        except TransactWriteError as exc:
+            if getattr(exc, "cause_response_code", "") in CANCELLED:
                 continue
             raise
         return item, result
@@ -160,6 +172,20 @@ def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> bool
     return redealt
 
 
+def apply_referee(item: BoardStateItem, action: Action, by: str) -> None:
+    """A referee's penalty on the board in play (warning, violation, foul, forfeit, disqualification:
+    the engine applies what each means), logged with who gave it. The clocks of the seats still to act
+    run on; a seat newly asked (a violation passes its turn) is asked now. Raises ``Rejected``."""
+    g, board = engine_of(item)
+    now = now_ms()
+    before = set(board.pending())
+    board.apply(action)
+    item.log = [*item.log, {**_log_entry(g, action, now), "by": by}]
+    _ask(item, g, board, before, now)
+    _run_ai(item, g, board, now)
+    _finish(item, board)
+
+
 def _note_redeal(item: BoardStateItem, board: Board, before: int, now: int) -> bool:
     """All passed and the board moved to its next deal: log it, and the dealing table must deal again
     (``flow.after_change`` sends it the new order; its next report is checked against it)."""
@@ -171,12 +197,18 @@ def _note_redeal(item: BoardStateItem, board: Board, before: int, now: int) -> b
 
 
 def apply_timeouts(item: BoardStateItem) -> Timeouts:
-    """Apply the default (a timeout) for every decision whose time is up."""
-    if item.status != "playing" or not item.deadline or item.deadline > now_ms():
+    """Apply the default (a timeout) for every decision whose time is up, and tell the board when its
+    match's clock has run out (it is then the match's last board)."""
+    clock = clock_due(item)
+    if item.status != "playing" or (not clock and (not item.deadline or item.deadline > now_ms())):
         return Timeouts(0, False)
     g, board = engine_of(item)
     deal = board.deal_index
     applied = 0
+    if clock:
+        board.apply(Action(0, g.time_up))
+        item.log = [*item.log, {"s": 0, "t": g.time_up, "at": now_ms()}]
+        applied += 1
     while not board.finished:
         now = now_ms()
         due = [
@@ -200,6 +232,14 @@ def apply_timeouts(item: BoardStateItem) -> Timeouts:
     redealt = _note_redeal(item, board, deal, now_ms())
     _finish(item, board)
     return Timeouts(applied, redealt)
+
+
+def clock_due(item: BoardStateItem) -> bool:
+    """The match's clock has run out and the board in play has not been told yet."""
+    if not item.clock_ends_at or item.status != "playing" or now_ms() < item.clock_ends_at:
+        return False
+    kind = game(item.ruleset).time_up
+    return bool(kind) and not any(entry["t"] == kind for entry in item.log)
 
 
 def _run_ai(item: BoardStateItem, g: Game, board: Board, now: int) -> None:

@@ -13,6 +13,7 @@ from . import flow, tableboard
 from .clock import now_ms
 from .keys import ACTIVE, event_pk, result_sk, round_sk
 from .models import ActiveItem, BoardStateItem, ResultItem, RoundItem
+from .round_boards import boards_of_round
 from .runtime import Runtime
 from .tableboard import Unchanged
 
@@ -25,31 +26,30 @@ def sweep(rt: Runtime) -> dict[str, int]:
         except DoesNotExist:
             continue
         counts["rounds"] += 1
-        items = tableboard.load_many(
-            active.event_id, active.round, [(e["table"], b) for e in r.seating for b in r.boards]
-        )
+        pairs = boards_of_round(active.event_id, active.round, r)
+        items = tableboard.load_many(active.event_id, active.round, pairs)
         scored = _scored(
             [item for item in items.values() if item.status == "ended"], active.event_id, active.round
         )
-        for entry in r.seating:
-            for b in r.boards:
-                item = items.get((entry["table"], b))
-                if item is None:
-                    continue
-                counts["boards"] += 1
-                if item.status == "playing" and item.deadline and item.deadline <= now_ms():
-                    counts["timeouts"] += _timeout(rt, item)
-                elif item.status == "ended":
-                    if (item.table, item.board) not in scored:
-                        rt.invoke(
-                            "score",
-                            {"event_id": item.event_id, "round": item.round, "table": item.table, "board": b},
-                        )
-                        counts["rescored"] += 1
-                    following = items.get((entry["table"], item.next_board))
-                    if following is not None and following.status == "waiting":
-                        # A crash after this board was saved, before the next one started: start it.
-                        counts["started"] += int(flow.start_next(rt, item))
+        for table, b in pairs:
+            item = items.get((table, b))
+            if item is None:
+                continue
+            counts["boards"] += 1
+            due = item.deadline and item.deadline <= now_ms()
+            if item.status == "playing" and (due or tableboard.clock_due(item)):
+                counts["timeouts"] += _timeout(rt, item)
+            elif item.status == "ended":
+                if (item.table, item.board) not in scored:
+                    rt.invoke(
+                        "score",
+                        {"event_id": item.event_id, "round": item.round, "table": item.table, "board": b},
+                    )
+                    counts["rescored"] += 1
+                following = items.get((table, item.next_board))
+                if following is not None and following.status == "waiting":
+                    # A crash after this board was saved, before the next one started: start it.
+                    counts["started"] += int(flow.start_next(rt, item))
     return counts
 
 

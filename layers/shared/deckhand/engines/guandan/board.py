@@ -870,6 +870,19 @@ class GuandanBoard(StoredBoard):
             "reports": [list(r) for r in self.reports],
             "penalties": [list(p) for p in self.penalties],
             "carry": carry,
+            # The contract's part for match play (engines/contract.py): the game (局) this board ended.
+            "game": None if game is None else {"mp": game["match_points"], "lp": game["level_points"]},
+            "summary": {
+                "level_side": self.level_side,
+                "levels_before": [lv.format_level(x) for x in levels_before],
+                "levels_after": [lv.format_level(x) for x in new_levels],
+                "order": order,
+                "tribute": [{"from": g, "to": r, "card": format_cards([c])[0]} for g, r, c in self.transfers],
+                "returns": [{"from": g, "to": r, "card": format_cards([c])[0]} for g, r, c in self.returns],
+                "resisted": self.resisted,
+                "ended_by": ended,
+                "penalties": [list(p) for p in self.penalties],
+            },
         }
 
     # -- serialization ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from ..spec import ActionRule, Competition, GameSpec, Referee, board_bot, view_b
 from . import HAND_SIZE, RULESET, SEATS
 from .board import SIDES, GuandanBoard, SeatView
 from .bot import GuandanBot
-from .levels import Options
+from .levels import EndMode, Options
 
 
 class _Referee:
@@ -23,6 +23,12 @@ class _Referee:
 
 def _referee() -> Referee:
     return _Referee()
+
+
+def _clock(options: Any) -> int | None:
+    """The platform's clock runs only in the end modes by time (RULES.md §4 "Game end")."""
+    assert isinstance(options, Options)
+    return options.minutes if options.end_mode in (EndMode.TIME, EndMode.TIME_OR_BOARDS) else None
 
 
 def _decision(action: Action) -> Hashable:
@@ -56,4 +62,6 @@ SPEC = GameSpec(
     carries=True,
     options=Options.from_dict,
     decision_key=_decision,
+    match_clock=_clock,
+    time_up="time_up",
 )

@@ -1,0 +1,181 @@
+"""A match's boards, one after another (RULES.md §4.3): nobody knows in advance how many there will be.
+
+When a board of a match ends, one transaction saves it together with what follows from it: the next
+board (made from the ended one's carry, its deal derived from the round's secret) or, when the match
+is over, the match's result and the round's count of finished matches. So no crash leaves an ended
+board without its successor or its result, and a retry finds everything or nothing.
+
+Board ``k`` of the match at table number ``t`` of a round is the card order derived from
+``<salt>/table/<t>/board/<k>`` (with the event's same-boards option: ``<salt>/board/<k>``, the same at
+every table); the round's commitment is SHA-256 of the salt (docs/protocol.md, Verification).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist
+
+from ..competition.matchplay.entrants import RoundFormat
+from ..engines.contract import outcome_of
+from ..engines.registry import Game, game
+from . import tableboard
+from .keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
+from .models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
+from .rounds import derived_order
+
+
+def match_deal(salt: str, number: int, board_no: int, g: Game, same_boards: bool) -> list[int]:
+    """The card order of board ``board_no`` of the match at table number ``number`` (module doc)."""
+    place = f"board/{board_no}" if same_boards else f"table/{number}/board/{board_no}"
+    return derived_order(f"{salt}/{place}", g)
+
+
+def first_carry(match: MatchItem) -> dict[str, Any] | None:
+    """What a game's first board starts from: the event's rule options, nothing carried."""
+    options = match.rules.get("options")
+    return None if options is None else {"options": options}
+
+
+def board_item(
+    event_id: str,
+    match: MatchItem,
+    board_no: int,
+    carry: dict[str, Any] | None,
+    order: list[int],
+    ruleset: str,
+    commitment: str,
+) -> BoardStateItem:
+    """Board ``board_no`` of ``match``, waiting to start; its state is made now (the board before it
+    has ended, so its carry is known)."""
+    g = game(ruleset)
+    board = str(board_no)
+    return BoardStateItem(
+        board_pk(event_id, match.round, match.table, board),
+        STATE,
+        event_id=event_id,
+        round=match.round,
+        group=match.table,  # a match's deals are keyed by its table (deal_sk)
+        table=match.table,
+        board=board,
+        position=board_no - 1,
+        ruleset=ruleset,
+        players=list(match.players),
+        devices=list(match.devices),
+        dealer=match.dealer,
+        next_board="",
+        previous_board=str(board_no - 1) if board_no > 1 else "",
+        carry=carry,
+        status="waiting",
+        state=g.new_board(order, carry).to_json(),
+        log=[],
+        asked_at=[0] * g.seats,
+        play_ms=[0] * g.seats,
+        commitment=commitment,
+        in_match=True,
+        clock_ends_at=match.clock_ends_at,
+    )
+
+
+def deal_item(event_id: str, round_no: int, table: str, board_no: int, order: list[int]) -> DealItem:
+    return DealItem(event_pk(event_id), deal_sk(round_no, table, str(board_no)), order=order)
+
+
+def get_match(event_id: str, round_no: int, table: str) -> MatchItem:
+    return MatchItem.get(event_pk(event_id), match_sk(round_no, table), consistent_read=True)
+
+
+def decided(games: list[dict[str, Any]], fmt: RoundFormat) -> bool:
+    """One game: after it. Best of three: a side has won two, or three have been played."""
+    if fmt is RoundFormat.ONE_GAME:
+        return len(games) >= 1
+    wins = [sum(1 for g in games if g["mp"][side] == 2) for side in (0, 1)]
+    return max(wins) >= 2 or len(games) >= 3
+
+
+def match_result(games: list[dict[str, Any]], fmt: RoundFormat) -> dict[str, Any]:
+    """The match's score from its games (competition core's rule), side by side, and its kind."""
+    from ..competition.matchplay.entrants import combine_games
+    from ..competition.matchplay.level_points import GameScore
+
+    score = combine_games([GameScore(tuple(g["mp"]), tuple(g["lp"])) for g in games], fmt)
+    forfeited = any(g["ended_by"] in ("forfeit", "disqualify") for g in games)
+    return {"mp": list(score.mp), "lp": list(score.lp), "kind": "forfeit" if forfeited else "played"}
+
+
+def save_ended(item: BoardStateItem) -> None:
+    """Save a match's board that has just ended, with the next board or the match's result (module
+    doc). A lost race (the board or the match changed meanwhile) raises TransactWriteError: the
+    caller's locking loop loads the board again and redoes its change."""
+    match = get_match(item.event_id, item.round, item.table)
+    if match.status != "playing" or not match.boards or match.boards[-1] != item.board:
+        item.save()  # not the match's board in play (cannot happen): saved alone, nothing follows
+        return
+    outcome = outcome_of(tableboard.result_of(item))
+    games = list(match.games)
+    if outcome.game is not None:
+        first = next((i for i, b in enumerate(match.boards) if b == _game_start(match)), 0)
+        games.append(
+            {
+                "mp": list(outcome.game.mp),
+                "lp": list(outcome.game.lp),
+                "ended_by": (outcome.summary or {}).get("ended_by", "played"),
+                "boards": match.boards[first:],
+            }
+        )
+    fmt = RoundFormat(match.rules.get("games", RoundFormat.ONE_GAME.value))
+    with transaction() as tx:
+        if outcome.game is not None and decided(games, fmt):
+            tx.save(item)
+            tx.update(
+                match,
+                actions=[
+                    MatchItem.status.set("done"),
+                    MatchItem.games.set(games),
+                    MatchItem.result.set(match_result(games, fmt)),
+                ],
+            )
+            tx.update(
+                ProgressItem(event_pk(item.event_id), progress_sk(item.round)),
+                actions=[ProgressItem.boards_done.add(1)],
+            )
+            return
+        board_no = len(match.boards) + 1
+        carry = first_carry(match) if outcome.game is not None else outcome.carry
+        salt = _salt(item.event_id, item.round)
+        g = game(item.ruleset)
+        order = match_deal(salt, match.number, board_no, g, bool(match.rules.get("same_boards")))
+        following = board_item(
+            item.event_id, match, board_no, carry, order, item.ruleset, item.commitment or ""
+        )
+        item.next_board = following.board
+        tx.save(item)
+        tx.save(following, condition=BoardStateItem.pk.does_not_exist())
+        tx.save(deal_item(item.event_id, item.round, item.table, board_no, order))
+        starts = list(match.rules.get("game_starts", [match.boards[0]]))
+        if outcome.game is not None:
+            starts.append(following.board)
+        tx.update(
+            match,
+            actions=[
+                MatchItem.boards.set([*match.boards, following.board]),
+                MatchItem.games.set(games),
+                MatchItem.rules.set({**match.rules, "game_starts": starts}),
+            ],
+        )
+
+
+def _game_start(match: MatchItem) -> str:
+    """The first board of the game in play (best of three plays several games in one match)."""
+    starts = match.rules.get("game_starts") or [match.boards[0]]
+    return str(starts[-1])
+
+
+def _salt(event_id: str, round_no: int) -> str:
+    try:
+        r = RoundItem.get(
+            event_pk(event_id), round_sk(round_no), consistent_read=True, attributes_to_get=["salt"]
+        )
+    except DoesNotExist:
+        raise RuntimeError(f"round {round_no} of {event_id} has no round item") from None
+    return r.salt

@@ -1,0 +1,55 @@
+"""Referee penalties in a match (RULES.md §4 "Penalties"): applied to the board the player's table is
+playing, by the engine's rules, logged on the board and in the event's audit.
+
+A warning and a violation are recorded against the side (a violation also passes the player's next
+turn); a foul loses the board (scored as 双下 for the opponents, no tribute next board); a game
+forfeit ends the game 2:0 and 18:0 (or the real margin); a disqualification does the same and the
+pair is paired no more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engines.contract import Action, Rejected
+from ..engines.registry import game
+from . import flow, tableboard
+from .events import Conflict, event_id_of
+from .keys import event_pk, team_sk
+from .models import BoardStateItem, EventItem, TeamItem
+from .round_boards import list_matches
+from .runtime import Runtime
+from .tableboard import Unchanged
+
+KINDS = ("warning", "violation", "foul", "forfeit", "disqualify")
+
+
+def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str) -> dict[str, Any]:
+    """Apply ``kind`` to ``player``'s seat at the board in play; where it was applied."""
+    event_id = event_id_of(event)
+    if event.status != "playing":
+        raise Conflict(
+            f"no round is in play (the event is {event.status}): a penalty applies to a board in play"
+        )
+    round_no = event.current_round
+    match = next((m for m in list_matches(event_id, round_no) if m.table and player in m.players), None)
+    if match is None:
+        raise Rejected("unknown_player", f"player {player!r} plays no match in round {round_no}")
+    if match.status != "playing":
+        raise Rejected("match_over", f"the match of {player!r} at table {match.table} has ended")
+    seat = match.players.index(player)
+    board = match.boards[-1]
+
+    def change(item: BoardStateItem) -> None | Unchanged[None]:
+        if item.status != "playing":
+            raise Rejected("board_not_in_play", f"board {item.board} at table {item.table} is {item.status}")
+        tableboard.apply_referee(item, Action(seat, kind), by)
+        return None
+
+    item, _ = tableboard.transact((event_id, round_no, match.table, board), change)
+    if kind == "disqualify":
+        side = next(i for i, seats in enumerate(game(event.ruleset).sides) if seat in seats)
+        pair = match.pairs[side]
+        TeamItem(event_pk(event_id), team_sk(pair)).update(actions=[TeamItem.active.set(False)])
+    flow.after_change(rt, item)
+    return {"round": round_no, "table": match.table, "board": board, "seat": seat}

@@ -1,0 +1,151 @@
+"""A match event's results: the history of matches, the standings, and the results document.
+
+The competition core does the arithmetic (competition/matchplay: tally, ranking); this module reads
+the stored matches into its form and writes its answers into documents (docs/export.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..competition.matchplay import ranking
+from ..competition.matchplay.entrants import MatchResult, ResultKind
+from ..engines.contract import outcome_of
+from . import tableboard
+from .disclosure import deals_from
+from .events import event_id_of
+from .keys import team_of
+from .match_settings import MatchSettings
+from .models import EventItem, MatchItem
+from .pairs import entrants, list_teams
+from .round_boards import list_matches
+
+
+def history(event_id: str, upto_round: int | None = None) -> list[MatchResult]:
+    """Every finished match (and bye) of the event, up to a round, as the competition core reads them."""
+    out = []
+    for m in list_matches(event_id):
+        if m.result is None or (upto_round is not None and m.round > upto_round):
+            continue
+        a, b = m.pairs
+        kind = ResultKind(m.result["kind"])
+        mp, lp = tuple(m.result["mp"]), tuple(m.result["lp"])
+        out.append(MatchResult(m.round, a, b, mp, lp, kind))
+    return out
+
+
+def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
+    """The standings after ``upto_round``: place, match points, level points, opponents' level points,
+    and the step of the ranking chain that decided each place (RULES.md §4.3)."""
+    event_id = event_id_of(event)
+    teams = list_teams(event_id)
+    names = {team_of(t.sk): t.name for t in teams}
+    options = MatchSettings.from_dict(event.match).ranking_options()
+    ranked = ranking.rank(entrants(teams), history(event_id, upto_round), options)
+    return {
+        "round": upto_round,
+        "standings": [
+            {
+                "team": s.team,
+                "name": names.get(s.team, s.team),
+                "place": s.place,
+                "mp": s.mp,
+                "lp": s.lp,
+                "opp": s.opp,
+                "decided_by": s.decided_by.value,
+            }
+            for s in ranked
+        ],
+    }
+
+
+def _by_pair(pairs: list[str], values: list[Any]) -> dict[str, Any]:
+    return {p: v for p, v in zip(pairs, values, strict=True) if p is not None}
+
+
+def board_summary(item: Any, pairs: list[str], game_no: int) -> dict[str, Any]:
+    """A board of a match as its score card shows it: the level played, the levels before and after,
+    the finishing order, tributes; the sides named by their pairs (side 0 sits at seats 0 and 2)."""
+    entry: dict[str, Any] = {"board": int(item.board), "game": game_no, "status": item.status}
+    if item.status != "ended":
+        return entry
+    summary = dict(outcome_of(tableboard.result_of(item)).summary or {})
+    if "level_side" in summary:
+        summary["level_side"] = pairs[summary["level_side"]]
+    for key in ("levels_before", "levels_after"):
+        if key in summary:
+            summary[key] = _by_pair(pairs, summary[key])
+    return {**entry, **summary}
+
+
+def match_document(
+    event_id: str, m: MatchItem, names: dict[str, str], seats: dict[str, list[int]]
+) -> dict[str, Any]:
+    """One match of the results document (docs/export.md)."""
+    if m.table == "" or m.result is not None and m.result.get("kind") == "bye":
+        (team,) = [p for p in m.pairs if p is not None]
+        return {
+            "round": m.round,
+            "table": None,
+            "pairs": [team, None],
+            "names": {team: names.get(team, team)},
+            "bye": True,
+            "boards": [],
+            "result": {"mp": {team: m.result["mp"][0]}, "lp": {team: m.result["lp"][0]}, "kind": "bye"},
+        }
+    pairs: list[str] = list(m.pairs)
+    items = tableboard.load_many(event_id, m.round, [(m.table, b) for b in m.boards])
+    starts = [str(s) for s in (m.rules.get("game_starts") or m.boards[:1])]
+    boards = []
+    game_no = 0
+    for b in m.boards:
+        if b in starts:
+            game_no += 1
+        item = items.get((m.table, b))
+        if item is not None:
+            boards.append(board_summary(item, pairs, game_no))
+    result = None
+    if m.result is not None:
+        last_levels = next((x["levels_after"] for x in reversed(boards) if "levels_after" in x), None)
+        result = {
+            "levels": last_levels,
+            "mp": _by_pair(pairs, m.result["mp"]),
+            "lp": _by_pair(pairs, m.result["lp"]),
+            "kind": m.result["kind"],
+            "games": [
+                {"mp": _by_pair(pairs, g["mp"]), "lp": _by_pair(pairs, g["lp"]), "ended_by": g["ended_by"]}
+                for g in m.games
+            ],
+        }
+    return {
+        "round": m.round,
+        "table": m.table,
+        "pairs": pairs,
+        "names": {p: names.get(p, p) for p in pairs},
+        "seats": seats,
+        "players": {p: [m.players[s] for s in seats[p]] for p in pairs},
+        "games": list(range(1, game_no + 1)),
+        "boards": boards,
+        "result": result,
+    }
+
+
+SEATS_OF_SIDES = ([0, 2], [1, 3])  # side 0 (the pair named first) sits at seats 0 and 2
+
+
+def results_document(event: EventItem, upto_round: int) -> dict[str, Any]:
+    """The event's matches up to a round, board by board, and the standings after it (docs/export.md)."""
+    event_id = event_id_of(event)
+    names = {team_of(t.sk): t.name for t in list_teams(event_id)}
+    matches = [m for m in list_matches(event_id) if m.round <= upto_round]
+    docs = []
+    for m in matches:
+        seats = {p: list(SEATS_OF_SIDES[i]) for i, p in enumerate(m.pairs) if p is not None}
+        docs.append(match_document(event_id, m, names, seats))
+    return {
+        "ruleset": event.ruleset,
+        "event": {"name": event.name, "format": MatchSettings.from_dict(event.match).format.value},
+        "matches": docs,
+        "standings": standings(event, upto_round)["standings"],
+        "deals": deals_from(event),
+    }

@@ -1,0 +1,301 @@
+"""A round of matches: its pairing (Swiss, round robin or the organiser's override), its matches at the
+venue's tables, and each match's first board (RULES.md §4.3).
+
+The pairing of a round is stored before the round starts (Swiss: when the round before ends) so the
+organiser sees it first; an override goes through the competition core's checks and is logged with
+its warnings. Dealing is retry-safe as for duplicate rounds (rounds.py): the round item with its
+secret is written first, and every match and board is derived from it, written only if absent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import secrets
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist, PutError
+
+from ..competition.matchplay import manual, round_robin, swiss
+from ..competition.matchplay.entrants import Entrant
+from ..competition.matchplay.errors import CannotPairError, MatchPlayError
+from ..engines.registry import game
+from ..errors import DeckhandError
+from . import flow
+from .clock import now_ms
+from .events import Conflict, event_id_of, list_tables, things_taken
+from .keys import (
+    ACTIVE,
+    active_sk,
+    audit_sk,
+    bye_sk,
+    event_pk,
+    match_sk,
+    pairing_sk,
+    progress_sk,
+    round_sk,
+    table_of,
+)
+from .match_boards import board_item, deal_item, first_carry, match_deal
+from .match_results import history
+from .match_settings import MatchFormat, MatchSettings
+from .messaging import event_topic
+from .models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, ProgressItem, RoundItem
+from .pairs import entrants, list_teams
+from .rounds import round_salt
+from .runtime import Runtime
+
+
+class PairingProblem(Conflict):
+    """The round cannot be paired (no rematch-free pairing): the organiser is told (RULES.md §4.3)."""
+
+
+def round_commitment(salt: str) -> str:
+    """The commitment published at a round of matches' start: SHA-256 of its secret, which fixes every
+    board of every match however many each takes (match_boards.py); the secret is shown at its end."""
+    return hashlib.sha256(f"deckhand/match-round/{salt}".encode()).hexdigest()
+
+
+def _field(event: EventItem) -> list[Entrant]:
+    return entrants(list_teams(event_id_of(event)))
+
+
+def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
+    """The pairing the event's format gives for ``round_no``: {"pairs", "bye", "source"}."""
+    settings = MatchSettings.from_dict(event.match)
+    field = _field(event)
+    if len([e for e in field if e.active]) < 2:
+        raise Conflict("a round of matches needs at least two pairs registered")
+    if settings.format is MatchFormat.ROUND_ROBIN:
+        ids = [e.id for e in sorted(field, key=lambda e: e.reg) if e.active]
+        rounds = round_robin.schedule(ids)
+        if round_no > len(rounds):
+            raise Conflict(f"a round robin of {len(ids)} pairs has {len(rounds)} rounds")
+        games = rounds[round_no - 1]
+        pairs = [[a, b] for a, b in games if a is not None and b is not None]
+        rest = next((a if b is None else b for a, b in games if a is None or b is None), None)
+        return {"pairs": pairs, "bye": None, "rest": rest, "source": "schedule"}
+    options = settings.swiss_options(field)
+    try:
+        pairing = swiss.pair_round(field, history(event_id_of(event), round_no - 1), round_no, options)
+    except CannotPairError as exc:
+        raise PairingProblem(str(exc)) from None
+    return {"pairs": [list(p) for p in pairing.pairs], "bye": pairing.bye, "source": "swiss"}
+
+
+def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
+    """The stored pairing of a round, or the one its format gives now (not stored: the field may still
+    change before round 1, and the round before may not have ended)."""
+    event_id = event_id_of(event)
+    try:
+        item = PairingItem.get(event_pk(event_id), pairing_sk(round_no), consistent_read=True)
+    except DoesNotExist:
+        return {"round": round_no, "stored": False, **compute_pairing(event, round_no)}
+    return {
+        "round": round_no,
+        "stored": True,
+        "pairs": item.pairs,
+        "bye": item.bye,
+        "source": item.source,
+        "warnings": item.warnings,
+        **({"reason": item.reason} if item.reason else {}),
+    }
+
+
+def save_computed_pairing(event: EventItem, round_no: int) -> None:
+    """At the end of the round before (or the round's start): the computed pairing, if none is stored."""
+    pairing = compute_pairing(event, round_no)
+    item = PairingItem(
+        event_pk(event_id_of(event)),
+        pairing_sk(round_no),
+        pairs=pairing["pairs"],
+        bye=pairing["bye"] or pairing.get("rest"),
+        source=pairing["source"],
+        warnings=[],
+    )
+    with contextlib.suppress(PutError):  # stored already (by a retry, or an override): kept
+        item.save(condition=PairingItem.sk.does_not_exist())
+
+
+def override_pairing(
+    event: EventItem, round_no: int, pairs: list[list[str]], bye: str | None, reason: str, by: str
+) -> dict[str, Any]:
+    """The organiser's own pairing of the next round: checked like the Swiss's (rematches, forbidden
+    pairs, clubs, regions, the bye rule), stored with its warnings, and logged with the reason."""
+    event_id = event_id_of(event)
+    if event.status not in ("registering", "between_rounds") or event.current_round != round_no - 1:
+        raise Conflict(f"round {round_no} is not the next round to start (the event is {event.status})")
+    settings = MatchSettings.from_dict(event.match)
+    field = _field(event)
+    try:
+        checked = manual.override(
+            field,
+            history(event_id, round_no - 1),
+            round_no,
+            [(a, b) for a, b in pairs],
+            bye,
+            reason,
+            settings.swiss_options(field),
+        )
+    except MatchPlayError as exc:
+        raise DeckhandError(str(exc)) from None
+    warnings = [
+        {"concern": w.concern.value, "teams": list(w.teams), "message": w.message} for w in checked.warnings
+    ]
+    PairingItem(
+        event_pk(event_id),
+        pairing_sk(round_no),
+        pairs=[list(p) for p in checked.pairs],
+        bye=checked.bye,
+        source="override",
+        warnings=warnings,
+        reason=reason,
+    ).save()
+    at = now_ms()
+    detail = {"round": round_no, "pairs": pairs, "bye": bye, "warnings": warnings, "reason": reason}
+    AuditItem(
+        event_pk(event_id),
+        audit_sk(at, secrets.token_hex(4)),
+        kind="pairing_override",
+        detail=detail,
+        by=by,
+        at=at,
+    ).save()
+    return get_pairing(event, round_no)
+
+
+def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
+    """Seat the round's matches at the venue's tables and begin each one's first board (retry-safe)."""
+    event_id = event_id_of(event)
+    round_item = _round_item(event, round_no)
+    g = game(event.ruleset)
+    settings = MatchSettings.from_dict(event.match)
+    options = g.options(event.options) if g.options is not None else None
+    minutes = settings.clock_minutes(g, options)
+    for row in round_item.seating:
+        match = MatchItem(
+            event_pk(event_id),
+            match_sk(round_no, row["table"]),
+            round=round_no,
+            table=row["table"],
+            number=row["number"],
+            pairs=row["pairs"],
+            players=row["seats"],
+            devices=row["devices"],
+            dealer=row["dealer"],
+            rules={
+                "games": settings.games.value,
+                "same_boards": settings.same_boards,
+                "options": event.options,
+            },
+            boards=["1"],
+            games=[],
+            status="playing",
+            started_at=round_item.started_at,
+            clock_ends_at=round_item.started_at + minutes * 60_000 if minutes else 0,
+        )
+        with contextlib.suppress(PutError):  # a retried deal finds it there, identical
+            match.save(condition=MatchItem.sk.does_not_exist())
+        match = MatchItem.get(event_pk(event_id), match_sk(round_no, row["table"]), consistent_read=True)
+        order = match_deal(round_item.salt, match.number, 1, g, settings.same_boards)
+        deal_item(event_id, round_no, match.table, 1, order).save()
+        first = board_item(event_id, match, 1, first_carry(match), order, g.ruleset, round_item.commitment)
+        with contextlib.suppress(PutError):
+            first.save(condition=first.__class__.pk.does_not_exist())
+    for team in round_item.byes or []:
+        bye = MatchItem(
+            event_pk(event_id),
+            bye_sk(round_no, team),
+            round=round_no,
+            table="",
+            number=0,
+            pairs=[team, None],
+            players=[],
+            devices=[],
+            boards=[],
+            games=[],
+            status="done",
+            started_at=round_item.started_at,
+            result=_bye_result(event),
+        )
+        with contextlib.suppress(PutError):
+            bye.save(condition=MatchItem.sk.does_not_exist())
+    ActiveItem(ACTIVE, active_sk(event_id, round_no), event_id=event_id, round=round_no).save()
+    if event.status == "dealing":
+        event.status = "playing"
+        event.save()
+    rt.publisher.publish(
+        event_topic(event_id), {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": []}
+    )
+    for row in round_item.seating:
+        flow.start_board(rt, event_id, round_no, row["table"], "1")
+    return round_item
+
+
+def _bye_result(event: EventItem) -> dict[str, Any]:
+    """A bye scores as a forfeit win (RULES.md §4.3): 2 MP and the level table's forfeit points."""
+    from ..competition.matchplay.entrants import bye
+
+    result = bye(0, "bye")
+    return {"mp": list(result.mp), "lp": list(result.lp), "kind": "bye"}
+
+
+def _round_item(event: EventItem, round_no: int) -> RoundItem:
+    event_id = event_id_of(event)
+    try:
+        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
+    except DoesNotExist:
+        pass
+    save_computed_pairing(event, round_no)
+    pairing = get_pairing(event, round_no)
+    g = game(event.ruleset)
+    venue_tables = list_tables(event_id)
+    pairs = pairing["pairs"]
+    if event.venue and len(venue_tables) < len(pairs):
+        raise Conflict(f"round {round_no} needs {len(pairs)} tables; {len(venue_tables)} are registered")
+    taken = things_taken(event_id, venue_tables[: len(pairs)])
+    if taken:
+        raise Conflict(f"things {', '.join(taken)} are registered in another event since")
+    members = {e.id: list(e.players) for e in _field(event)}
+    sides = g.sides
+    rows: list[dict[str, Any]] = []
+    for i, (a, b) in enumerate(pairs):
+        venue = venue_tables[i] if i < len(venue_tables) else None
+        seats: list[str] = [""] * g.seats
+        for side, team in enumerate((a, b)):
+            for member, seat in zip(members[team], sides[side], strict=True):
+                seats[seat] = member
+        rows.append(
+            {
+                "group": 1,
+                "table": table_of(venue.sk) if venue else f"T{i + 1}",
+                "number": i + 1,
+                "pairs": [a, b],
+                "seats": seats,
+                "devices": list(venue.seats) if venue else [""] * g.seats,
+                "dealer": venue.dealer if venue else "",
+            }
+        )
+    salt = round_salt(event, round_no)
+    bye = pairing.get("bye") if pairing.get("source") != "schedule" else None
+    item = RoundItem(
+        event_pk(event_id),
+        round_sk(round_no),
+        status="playing",
+        seating=rows,
+        boards=[],
+        commitment=round_commitment(salt),
+        salt=salt,
+        boards_total=len(rows),
+        started_at=now_ms(),
+        match=True,
+        byes=[bye] if bye else [],
+    )
+    try:
+        item.save(condition=RoundItem.sk.does_not_exist())
+    except PutError:
+        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
+    progress = ProgressItem(event_pk(event_id), progress_sk(round_no), boards_total=len(rows))
+    with contextlib.suppress(PutError):
+        progress.save(condition=ProgressItem.sk.does_not_exist())
+    return item

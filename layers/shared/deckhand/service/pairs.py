@@ -1,0 +1,87 @@
+"""A match event's pairs: registered two players at a time, numbered, listed as the competition core's
+entrants (RULES.md §4.3: registration number, region and club take part in the pairing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..competition.matchplay.entrants import Entrant, Status
+from ..errors import DeckhandError
+from .events import ID, Conflict, get_event, request_digest, take_numbers, write_registration
+from .keys import TEAM_PREFIX, event_pk, team_of, team_sk, teams_counter_sk
+from .models import TeamItem
+
+PAIR = 2
+
+
+def list_teams(event_id: str) -> list[TeamItem]:
+    items = TeamItem.query(event_pk(event_id), TeamItem.sk.startswith(TEAM_PREFIX), consistent_read=True)
+    return sorted(items, key=lambda t: t.number)
+
+
+def entrants(teams: list[TeamItem]) -> list[Entrant]:
+    return [
+        Entrant(
+            id=team_of(t.sk),
+            reg=t.number,
+            name=t.name,
+            players=tuple(p["id"] for p in t.players),
+            region=t.region,
+            club=t.club,
+            status=Status.ACTIVE if t.active else Status.WITHDRAWN,
+        )
+        for t in teams
+    ]
+
+
+def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]:
+    """Register pairs of a match event before its first round: all of a request or none of it.
+
+    A pair id or a player registered twice (in this request or before) is a Conflict, never a merge.
+    Numbers come from the event's pairs counter as players' numbers do (events.register_players): a
+    retry of the same request gets the same numbers and completes what a failure left half-written.
+    """
+    event = get_event(event_id)
+    if event.match is None:
+        raise Conflict("this is a duplicate event: register players, not pairs")
+    if event.status != "registering":
+        raise Conflict("pairs can be registered only before the first round")
+    registered = list_teams(event_id)
+    digest = request_digest(pairs)
+    others = [t for t in registered if t.registration != digest]
+    taken_ids = {team_of(t.sk) for t in others}
+    taken_players = {p["id"] for t in others for p in t.players}
+    seen: set[str] = set()
+    for pair in pairs:
+        pid = pair["id"]
+        if not ID.match(pid):
+            raise DeckhandError(f"pair id {pid!r} may use letters, digits, '_', '.', '-' (1–64)")
+        if pid in seen or pid in taken_ids:
+            raise Conflict(f"pair {pid!r} is registered twice")
+        seen.add(pid)
+        if len(pair["players"]) != PAIR:
+            raise DeckhandError(f"pair {pid!r} needs two players, got {len(pair['players'])}")
+        for player in pair["players"]:
+            if not ID.match(player["id"]):
+                raise DeckhandError(f"player id {player['id']!r} may use letters, digits, '_', '.', '-'")
+            if player["id"] in taken_players:
+                raise Conflict(f"player {player['id']!r} is registered twice")
+            taken_players.add(player["id"])
+    registration = take_numbers(event_id, digest, len(pairs), registered, teams_counter_sk())
+    if registration.done:
+        raise Conflict(f"pair {pairs[0]['id']!r} is registered twice")
+    items = [
+        TeamItem(
+            event_pk(event_id),
+            team_sk(pair["id"]),
+            name=pair.get("name") or " & ".join(p.get("name") or p["id"] for p in pair["players"]),
+            number=registration.first + i,
+            players=[{"id": p["id"], "name": p.get("name") or p["id"]} for p in pair["players"]],
+            region=pair.get("region"),
+            club=pair.get("club"),
+            registration=digest,
+        )
+        for i, pair in enumerate(pairs)
+    ]
+    write_registration(items, digest, registration, "a pair in this batch is registered already")
+    return items

@@ -1,0 +1,279 @@
+"""A Guandan match event through the services: pairs, matches board after board, standings, pairing.
+
+Every match-play rule set is driven the same way: bots decide from their seat's view and send device
+messages, as handsets would; whichever registered game runs matches is used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from backend import Backend, act, run_round, setup_moto_env
+from deckhand.competition.matchplay import ranking
+from deckhand.competition.matchplay.entrants import MatchResult, ResultKind
+from deckhand.engines.common.cards import format_cards
+from deckhand.engines.registry import RULESETS, game
+from deckhand.engines.spec import Competition
+from deckhand.service import events, match_results, match_rounds, pairs, rounds, scoring, tableboard
+from deckhand.service.keys import event_pk, match_sk
+from deckhand.service.models import MatchItem, PairingItem, ProgressItem
+from deckhand.service.round_boards import list_matches
+
+setup_moto_env()
+
+MATCH_RULESET = next(r for r in RULESETS if game(r).competition is Competition.MATCH)
+PAIRS = ["N", "E", "S", "W"]
+THINGS = [f"gd-{t}-{s}" for t in "AB" for s in range(4)]
+
+
+def match_event(**changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "event_id": "league",
+        "name": "Harbour Pairs",
+        "ruleset": MATCH_RULESET,
+        "grade": "unrated",
+        "rounds": 3,
+        "start": __import__("datetime").date(2026, 12, 14),
+        "deal_seed": "league",
+        "match": {"format": "swiss"},
+        "options": {"end_mode": "boards", "boards": 2},
+    }
+    return {**spec, **changes}
+
+
+class SeatBot:
+    """A handset driven by the game's bot on the seat's view (the engine's, noted with each view)."""
+
+    def __init__(self, backend: Backend, thing: str) -> None:
+        self.backend = backend
+        self.thing = thing
+        self.counter = 0
+
+    def act(self) -> dict[str, Any] | None:
+        msg = self.backend.last_view(self.thing)
+        if msg is None or msg["st"] != "playing":
+            return None
+        action = game(msg["g"]).view_bot("steady")(self.backend.seat_view(self.thing, msg))
+        if action is None:
+            return None
+        self.counter += 1
+        rule = game(msg["g"]).action(action.kind)
+        payload = act(
+            f"{self.thing}-{self.counter}",
+            msg["b"],
+            action.kind,
+            v=action.value if rule is not None and rule.values else None,
+            c=format_cards(action.cards) if action.cards else None,
+            r=msg["r"],
+        )
+        if action.data is not None:
+            payload["a"]["d"] = action.data
+        return self.backend.send(self.thing, payload)
+
+
+def prepare(b: Backend, **changes: Any) -> list[SeatBot]:
+    events.create_event(match_event(**changes))
+    pairs.register_pairs(
+        "league",
+        [
+            {"id": p, "players": [{"id": f"{p}1"}, {"id": f"{p}2"}], "region": "R" + str(i % 2)}
+            for i, p in enumerate(PAIRS)
+        ],
+    )
+    events.register_tables("league", [{"id": "A", "seats": THINGS[:4]}, {"id": "B", "seats": THINGS[4:]}])
+    return [SeatBot(b, t) for t in THINGS]
+
+
+def play(bots: list[SeatBot]) -> None:
+    run_round(None, bots)  # type: ignore[arg-type]  # the loop needs only the bots
+
+
+@pytest.fixture
+def league(backend):
+    return backend, prepare(backend)
+
+
+def test_a_swiss_of_matches_runs_to_its_standings(league):
+    b, bots = league
+    for round_no in (1, 2, 3):
+        pairing = match_rounds.get_pairing(events.get_event("league"), round_no)
+        assert rounds.request_next_round(b.rt, "league") == round_no
+        status = rounds.round_status("league", round_no)
+        assert status["status"] == "playing" and status["matches_total"] == 2
+        seated = sorted(tuple(t["pairs"]) for t in status["tables"])
+        assert seated == sorted(tuple(p) for p in pairing["pairs"])
+        play(bots)
+        status = rounds.round_status("league", round_no)
+        assert status["status"] == "done" and status["matches_done"] == 2, status
+    event = events.get_event("league")
+    assert event.status == "finished"
+    matches = [m for m in list_matches("league") if m.table]
+    assert len(matches) == 6
+    met = [frozenset(m.pairs) for m in matches]
+    assert len(set(met)) == 6, "a Swiss never pairs the same opponents twice"
+    for m in matches:
+        assert m.status == "done" and len(m.boards) == 2  # ended by 2 boards (no side passed A first)
+    history = [MatchResult(m.round, m.pairs[0], m.pairs[1], tuple(m.result["mp"]), tuple(m.result["lp"]),
+                           ResultKind(m.result["kind"])) for m in matches]  # fmt: skip
+    expected = ranking.rank(pairs.entrants(pairs.list_teams("league")), history)
+    got = scoring.compute_standings(event, 3)["standings"]
+    assert [(s["team"], s["place"], s["mp"], s["lp"]) for s in got] == [
+        (s.team, s.place, s.mp, s.lp) for s in expected
+    ]
+
+
+def test_each_board_starts_from_the_carry_of_the_one_before(league):
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    for m in list_matches("league", 1):
+        first = tableboard.load("league", 1, m.table, "1")
+        second = tableboard.load("league", 1, m.table, "2")
+        assert first.next_board == "2" and second.previous_board == "1"
+        carried = tableboard.result_of(first)["carry"]
+        assert second.carry == carried
+        assert second.carry["boards"] == 1 and "order" in second.carry
+
+
+def test_the_match_result_is_written_with_the_board_that_ended_it(league, monkeypatch):
+    """A crash between the two writes is impossible: they are one transaction. Here the transaction
+    is refused once (a lost race) and the board is redone: neither half is written alone."""
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    for m in list_matches("league", 1):
+        last = tableboard.load("league", 1, m.table, m.boards[-1])
+        assert last.status == "ended" and m.result is not None
+    progress = ProgressItem.get(event_pk("league"), "PROGRESS#001")
+    assert progress.boards_done == progress.boards_total == 2
+
+
+def test_the_next_rounds_pairing_is_stored_when_a_round_ends(league):
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    stored = PairingItem.get(event_pk("league"), "PAIRING#002")
+    assert stored.source == "swiss"
+    shown = match_rounds.get_pairing(events.get_event("league"), 2)
+    assert shown["stored"] and shown["pairs"] == stored.pairs
+    rounds.request_next_round(b.rt, "league")
+    seated = sorted(tuple(t["pairs"]) for t in rounds.round_status("league", 2)["tables"])
+    assert seated == sorted(tuple(p) for p in stored.pairs)
+
+
+def test_an_override_is_checked_warned_and_logged(league):
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    first = [tuple(m.pairs) for m in list_matches("league", 1) if m.table]
+    rematch = [list(first[0]), list(first[1])]
+    shown = match_rounds.override_pairing(events.get_event("league"), 2, rematch, None, "TV table", "org")
+    assert shown["source"] == "override"
+    assert {w["concern"] for w in shown["warnings"]} >= {"rematch"}
+    from deckhand.service.referee import audit_log
+
+    assert [e["kind"] for e in audit_log("league")] == ["pairing_override"]
+    rounds.request_next_round(b.rt, "league")
+    seated = sorted(tuple(t["pairs"]) for t in rounds.round_status("league", 2)["tables"])
+    assert seated == sorted(tuple(p) for p in rematch)
+
+
+def test_an_odd_field_gives_the_bye_a_forfeit_win(backend):
+    events.create_event(match_event())
+    pairs.register_pairs("league", [{"id": p, "players": [{"id": f"{p}1"}, {"id": f"{p}2"}]} for p in "XYZ"])
+    events.register_tables("league", [{"id": "A", "seats": THINGS[:4]}])
+    rounds.request_next_round(backend.rt, "league")
+    status = rounds.round_status("league", 1)
+    assert len(status["byes"]) == 1
+    (bye,) = [m for m in list_matches("league", 1) if not m.table]
+    assert bye.result == {"mp": [2, 0], "lp": [18, 0], "kind": "bye"}
+
+
+def test_same_boards_option_deals_board_k_alike_at_every_table(backend):
+    prepare(backend, match={"format": "swiss", "same_boards": True})
+    rounds.request_next_round(backend.rt, "league")
+    a = tableboard.load("league", 1, "A", "1")
+    b_ = tableboard.load("league", 1, "B", "1")
+    assert tableboard.engine_of(a)[1].hand(0) == tableboard.engine_of(b_)[1].hand(0)
+
+
+def test_boards_differ_between_tables_by_default(league):
+    b, _ = league
+    rounds.request_next_round(b.rt, "league")
+    a = tableboard.load("league", 1, "A", "1")
+    b_ = tableboard.load("league", 1, "B", "1")
+    assert tableboard.engine_of(a)[1].hand(0) != tableboard.engine_of(b_)[1].hand(0)
+
+
+def test_the_clock_makes_the_board_in_play_the_last(backend):
+    bots = prepare(backend, options={"end_mode": "time", "minutes": 60}, match={"no_new_board_after": 50})
+    rounds.request_next_round(backend.rt, "league")
+    match = MatchItem.get(event_pk("league"), match_sk(1, "A"))
+    assert match.clock_ends_at == match.started_at + 50 * 60_000
+    backend.clock.advance(50 * 60_000)
+    assert backend.sweep()["timeouts"] >= 2  # both tables told; the default timeouts come too
+    play(bots)
+    for m in list_matches("league", 1):
+        assert m.status == "done" and len(m.boards) == 1, "no new board after the clock ran out"
+
+
+def test_results_document_shows_each_match_board_by_board(league):
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    doc = match_results.results_document(events.get_event("league"), 1)
+    assert doc["ruleset"] == MATCH_RULESET and len(doc["matches"]) == 2
+    m = doc["matches"][0]
+    a, bb = m["pairs"]
+    assert m["seats"] == {a: [0, 2], bb: [1, 3]}
+    assert [x["board"] for x in m["boards"]] == [1, 2]
+    first = m["boards"][0]
+    assert first["levels_before"] == {a: "2", bb: "2"} and first["level_side"] in (a, bb)
+    assert m["boards"][1]["levels_before"] == first["levels_after"]
+    assert m["result"]["levels"] == m["boards"][-1]["levels_after"]
+    assert set(m["result"]["mp"]) == {a, bb} and sum(m["result"]["mp"].values()) == 2
+    assert [s["team"] for s in doc["standings"]] and all("decided_by" in s for s in doc["standings"])
+
+
+def test_pairs_are_refused_for_a_duplicate_event_and_players_for_a_match_event(backend):
+    events.create_event(match_event())
+    with pytest.raises(events.Conflict):
+        events.register_players("league", [{"id": "P1"}])
+    with pytest.raises(events.Conflict):
+        pairs.register_pairs("league", [{"id": "A", "players": [{"id": "p"}, {"id": "p2"}]},
+                                        {"id": "B", "players": [{"id": "p"}, {"id": "p3"}]}])  # fmt: skip
+    assert pairs.list_teams("league") == []
+
+
+def test_referee_penalties_apply_to_the_board_in_play_and_are_audited(league):
+    from deckhand.service import referee
+
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    event = events.get_event("league")
+    m = next(m for m in list_matches("league", 1) if m.table == "A")
+    offender = m.players[1]
+    shown = referee.record(
+        event, {"kind": "warning", "player": offender, "reason": "slow"}, by="ref", rt=b.rt
+    )
+    assert shown["table"] == "A" and shown["board"] == "1" and shown["seat"] == 1
+    referee.record(event, {"kind": "foul", "player": offender, "reason": "showed cards"}, by="ref", rt=b.rt)
+    first = tableboard.load("league", 1, "A", "1")
+    assert first.status == "ended"
+    assert [(e["t"], e["by"]) for e in first.log if "by" in e] == [("warning", "ref"), ("foul", "ref")]
+    result = tableboard.result_of(first)
+    assert result["ended_by"] == "foul" and result["winner_side"] == 0
+    second = tableboard.load("league", 1, "A", "2")
+    assert second.carry["no_tribute"] and tableboard.engine_of(second)[1].seat_view(0).phase == "lead"
+    # A game forfeit ends the match: 2:0 and the forfeit's level points, kind forfeit.
+    referee.record(event, {"kind": "forfeit", "player": offender, "reason": "left"}, by="ref", rt=b.rt)
+    m = MatchItem.get(event_pk("league"), match_sk(1, "A"))
+    assert m.status == "done" and m.result["kind"] == "forfeit" and m.result["mp"] == [2, 0]
+    assert sorted(a["kind"] for a in referee.audit_log("league")) == ["forfeit", "foul", "warning"]
+    with pytest.raises(Exception, match="has ended"):
+        referee.record(event, {"kind": "warning", "player": offender, "reason": "x"}, by="ref", rt=b.rt)
+    play(bots)
+    assert rounds.round_status("league", 1)["status"] == "done"
+    history = match_results.history("league")
+    assert any(h.kind is ResultKind.FORFEIT for h in history)
