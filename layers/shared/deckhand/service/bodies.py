@@ -108,7 +108,8 @@ class EventSpec(Body):
         default=None, description="Match events (pairs, a game's rule set that carries): their settings."
     )
     options: dict[str, Any] | None = Field(
-        default=None, description="The rule set's options (e.g. Guandan's end_mode, boards, minutes)."
+        default=None,
+        description="The rule set's options (an end mode, a board count, minutes: docs/engines.md).",
     )
 
 

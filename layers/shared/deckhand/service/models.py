@@ -86,7 +86,7 @@ class EventItem(_Base):
     current_round = IntAttribute(default=0)
     deal_error = UnicodeAttribute(null=True)  # why the last deal failed (the event went back to before it)
     # Match events (pairs play matches, RULES.md §4.3): the competition's settings (service/match_settings.py)
-    # and the rule set's options (its typed ``Options``, e.g. Guandan's end mode). None for duplicate events.
+    # and the rule set's options (its typed ``Options``: an end mode, …). None for duplicate events.
     match = JSONAttribute(null=True)
     options = JSONAttribute(null=True)
     created_at = IntAttribute()

@@ -42,7 +42,9 @@ def record(event: EventItem, action: dict[str, Any], *, by: str, rt: Runtime | N
         applied = match_penalties.penalise(rt, event, kind, action["player"], by)
     else:
         if kind not in ("warning", "violation"):
-            raise Rejected("not_for_duplicate", f"a {kind} is a match penalty (Guandan, Shengji)")
+            raise Rejected(
+                "not_for_duplicate", f"a {kind} is a match penalty (a game of pairs whose boards carry)"
+            )
         _check_player(event_id, kind, action.get("player"))
     at = now_ms()
     detail = {k: v for k, v in action.items() if v is not None and k != "kind"}
