@@ -97,7 +97,7 @@ def run_micropython(tmp_path, *tests):
 def test_pure_modules_under_micropython(tmp_path):
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_pure.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "micropython: 15 passed, 0 failed" in proc.stdout
+    assert "micropython: 18 passed, 0 failed" in proc.stdout
 
 
 def test_handset_heap_budget_under_micropython(tmp_path):
