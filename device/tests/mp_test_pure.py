@@ -391,3 +391,100 @@ def test_dealer_deals_the_kitty_to_its_slot_and_deals_a_redeal_again():
     hal.part.deck = list(order)
     app.on_message({"t": "deal", "b": "1", "r": 1, "seats": 3, "kitty": 3, "n": 2, "order": order})
     assert len(conn.sent) == 2 and hal.part.lines[0] == "Board 1 dealt"
+
+
+READINGS = {
+    "p": "Which reading?",
+    "o": [
+        {
+            "l": "straight 2\u20136",
+            "a": {"k": "play", "c": True, "d": {"type": "straight", "as": ["H2", "S3"]}},
+        },
+        {
+            "l": "straight 3\u20137",
+            "a": {"k": "play", "c": True, "d": {"type": "straight", "as": ["S3", "H7"]}},
+        },
+    ],
+}
+
+
+def test_a_refusal_that_offers_a_choice_sends_the_same_cards_with_it():
+    """A play that reads several ways is refused with the readings; the player picks one and the same
+    selected cards go up with its data. A new selection, or a new view, drops the offer."""
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(view(hand=("S3", "D4", "C5", "H6", "H6")))
+    for i in (0, 1, 2, 3):
+        app.on_input("sel:" + str(i))
+    app.on_input("ok")
+    assert conn.sent[-1]["a"] == {"k": "play", "c": ["S3", "D4", "C5", "H6"]}
+    other = {"t": "reject", "msg": "hs-0", "code": "x", "why": "not ours", "ask": READINGS}
+    app.on_message(other)  # the answer to another message offers nothing here
+    assert app.offered is None
+    app.on_message({"t": "reject", "msg": "hs-1", "code": "reading_needed", "why": "choose", "ask": READINGS})
+    assert app.options() == READINGS["o"] and hal.part.lines[-3:-1] == [
+        "Which reading?",
+        "[1 straight 2\u20136]  2 straight 3\u20137",
+    ]
+    app.on_input("next")
+    app.on_input("ok")
+    assert conn.sent[-1]["a"] == {
+        "k": "play",
+        "c": ["S3", "D4", "C5", "H6"],
+        "d": {"type": "straight", "as": ["S3", "H7"]},
+    }
+    app.on_message({"t": "reject", "msg": "hs-2", "code": "reading_needed", "why": "choose", "ask": READINGS})
+    app.on_input("sel:4")  # another selection: the readings were of the old one
+    assert app.offered is None and app.options() == PLAY_ASK["o"]
+    app.on_message({"t": "reject", "msg": "hs-2", "code": "reading_needed", "why": "choose", "ask": READINGS})
+    app.on_message(view(version=6))
+    assert app.offered is None and app.options() == PLAY_ASK["o"]
+
+
+def test_only_the_cards_an_ask_names_can_be_selected():
+    ask = {
+        "p": "Pay your tribute: select A\u2660",
+        "o": [{"l": "Pay", "a": {"k": "tribute", "c": True}}],
+        "s": [2, 3],
+    }
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(view(hand=("D3", "C3", "SA", "SA"), ask=ask))
+    app.on_input("sel:0")
+    assert app.selected == set() and hal.part.beeps == 1
+    assert "Hand: (3\u2666) (3\u2663) A\u2660 A\u2660" in hal.part.lines
+    app.on_input("sel:3")
+    app.on_input("ok")
+    assert conn.sent[-1]["a"] == {"k": "tribute", "c": ["SA"]}
+
+
+def two_decks():
+    one = [s + r for r in "3456789TJQKA2" for s in "DCHS"] + ["BJ", "RJ"]
+    order = []
+    for i in range(54):  # a shuffled-looking order where the two copies of a card lie apart
+        order.append(one[(i * 7) % 54])
+    return order + list(reversed(order))
+
+
+def test_dealer_deals_108_cards_of_two_decks_copies_being_two_places():
+    order = two_decks()
+    assert len(order) == 108 and len(set(order)) == 54
+    deal = {"t": "deal", "b": "1", "r": 1, "seats": 4, "order": order}
+    assert len(protocol.encode(deal)) < 1024
+    hal, conn = Hal(), Conn()
+    app = Dealer(hal, protocol.MessageIds("dl", MemStore()))
+    app.attach(conn)
+    first, second = order.index("HA"), 107 - order.index("HA")
+    deck = list(order)
+    deck[first], deck[second] = deck[second], deck[first]  # the two copies swapped: the same cards
+    hal.part.deck = deck
+    app.on_message(deal)
+    assert app.problem is None and hal.part.dealt == [i % 4 for i in range(108)]
+    report = conn.sent[-1]
+    assert report["cards"] == order and len(protocol.encode(report)) < 1024
+    hal.part.deck = [c for i, c in enumerate(order) if i != second]  # one copy of HA missing
+    app.on_message(dict(deal, b="2"))
+    assert app.problem == "card 86 is " + order[86] + ", the board has HA" and hal.part.stops == 1
+    assert conn.sent[-1]["cards"] == order[:second] + [order[86]]  # what was read, up to the wrong card

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.registry import RULESETS, game
 from deckhand.service import devices, outgoing
@@ -24,12 +25,20 @@ from deckhand_fw import protocol  # noqa: E402
 SCREEN = {
     "h": ["D3", "D3", "BJ"],
     "l": ["You to play"],
-    "ask": {"p": "Your lead", "o": [{"l": "Play", "a": {"k": "play", "c": True}}]},
+    "ask": {"p": "Your lead", "o": [{"l": "Play", "a": {"k": "play", "c": True}}], "s": [0, 1]},
 }
 # One message of each kind, every optional field present.
 BUILT = {
     "ack": outgoing.ack("m-1", version=7, duplicate=True),
-    "reject": outgoing.reject("m-1", "malformed", "x" * 500),
+    "reject": outgoing.reject(
+        "m-1",
+        "reading_needed",
+        "x" * 500,
+        {
+            "p": "Which reading?",
+            "o": [{"l": "straight 2–6", "a": {"k": "play", "c": True, "d": {"as": ["H2"]}}}],
+        },
+    ),
     "view": outgoing.view(
         ruleset="any-1",
         board="1",
@@ -61,6 +70,13 @@ def test_every_builder_sends_the_fields_the_firmware_reads(kind: str) -> None:
     parsed = protocol.parse(encode(message))
     assert parsed == json.loads(json.dumps(message))
     assert len(BUILT["reject"]["why"]) == outgoing.WHY_MAX
+
+
+def test_a_refusal_drops_an_offered_ask_that_would_not_fit_never_the_refusal() -> None:
+    big = {"p": "Which?", "o": [{"l": "x" * 60, "a": {"k": "play", "c": True}}] * 20}
+    message = outgoing.reject("m-" + "9" * 60, "reading_needed", "y" * 500, big)
+    assert "ask" not in message and message["code"] == "reading_needed"
+    encode(message)
 
 
 def test_a_view_asks_only_while_the_board_is_played() -> None:
@@ -100,7 +116,8 @@ def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> 
     if spec.screen is None:
         pytest.skip(f"{ruleset} draws no screen yet")
     board = spec.new_board(
-        seeded_shuffle(list(range(spec.deal_size)) * 1, "screens") * spec.deals_per_board, None
+        seeded_shuffle(make_deck(decks=spec.decks, jokers=spec.jokers), "screens") * spec.deals_per_board,
+        None,
     )
     bot = spec.bot()
     while True:
@@ -114,6 +131,7 @@ def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> 
                 assert bool(option["a"].get("c")) == rule.cards
                 assert ("v" in option["a"]) == bool(rule.values)
                 assert option["a"].get("v", 0) in (rule.values or (0,))
+                assert "d" not in option["a"] or rule.data
             message = outgoing.view(
                 ruleset=ruleset,
                 board="12",

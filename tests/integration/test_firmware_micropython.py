@@ -21,15 +21,21 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def board_views(seat: int = 0) -> list[dict]:
-    """Every view message one handset receives over a whole bot board (as the server builds them:
-    v2 screens), then the largest the protocol allows for: a 27-card two-deck hand and 5 options."""
-    spec = game(RULESETS[0])
+SCREENED = [r for r in RULESETS if game(r).screen is not None]
+
+
+def board_views(seat: int = 0, ruleset: str = RULESETS[0]) -> list[dict]:
+    """Every view message one handset receives over whole bot boards (as the server builds them:
+    v2 screens; a game whose boards carry plays two, the second with its tribute and return), then
+    the largest the protocol allows for: a 27-card two-deck hand and 5 options."""
+    spec = game(ruleset)
     assert spec.screen is not None
-    board = spec.new_board(seeded_shuffle(make_deck(), "heap-board"), None)
+    deck = make_deck(decks=spec.decks, jokers=spec.jokers)
+    board = spec.new_board(seeded_shuffle(deck, "heap-board") * spec.deals_per_board, None)
     bot = spec.bot()
-    messages = []
+    messages: list[dict] = []
     version = 1
+    boards = 2 if spec.carries else 1
     while True:
         status = "ended" if board.finished else "playing"
         messages.append(
@@ -45,7 +51,11 @@ def board_views(seat: int = 0) -> list[dict]:
             )
         )
         if board.finished:
-            return [*messages, largest_view(version + 1)]
+            boards -= 1
+            if not boards:
+                return [*messages, largest_view(version + 1)]
+            board = spec.new_board(seeded_shuffle(deck, "heap-board-2"), board.result()["carry"])
+            continue
         s = board.pending()[0]
         action = bot(board, s)
         assert action is not None
@@ -76,11 +86,11 @@ def largest_view(version: int) -> dict:
     )
 
 
-def run_micropython(tmp_path, *tests):
+def run_micropython(tmp_path, *tests, ruleset=RULESETS[0]):
     data = tmp_path / "data"
     data.mkdir()
     with open(data / "board_views.jsonl", "w") as f:
-        for m in board_views():
+        for m in board_views(ruleset=ruleset):
             f.write(json.dumps(m, separators=(",", ":"), ensure_ascii=False) + "\n")
     proc = subprocess.run(
         [NODE, str(MP / "run.mjs"), str(ROOT / "device" / "lib"), str(data), *map(str, tests)],
@@ -97,11 +107,14 @@ def run_micropython(tmp_path, *tests):
 def test_pure_modules_under_micropython(tmp_path):
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_pure.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "micropython: 15 passed, 0 failed" in proc.stdout
+    assert "micropython: 18 passed, 0 failed" in proc.stdout
 
 
-def test_handset_heap_budget_under_micropython(tmp_path):
-    proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_heap.py")
+@pytest.mark.parametrize("ruleset", SCREENED)
+def test_handset_heap_budget_under_micropython(tmp_path, ruleset):
+    """Every game with a screen: a whole board's views (Guandan: 27-card two-deck hands, two boards with
+    the tribute and return between) fit the heap budget and 1 KiB (the assertions of mp_test_heap)."""
+    proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_heap.py", ruleset=ruleset)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "handset heap over a board" in proc.stdout
 

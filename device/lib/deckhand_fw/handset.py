@@ -2,7 +2,7 @@
 # lines and the prompt the server drew; the buttons select cards and move between the prompt's
 # options; the chosen option goes up as one `act` message. The handset knows no game.
 from . import protocol
-from .views import ask_of, screen
+from .views import ask_of, screen, selectable
 
 
 class Handset:
@@ -14,6 +14,7 @@ class Handset:
         self.selected = set()
         self.choice = 0  # the highlighted option of the view's ask
         self.rejection = None
+        self.offered = None  # the ask a refusal offered (e.g. which reading): shown until the view moves on
         self.stopped = None
         self.awaiting = None  # the id of a sent action not yet answered: no second decision meanwhile
         self.acked_board = None
@@ -33,9 +34,16 @@ class Handset:
         """The hand in the order the server sent it (the game's display order)."""
         return list(self.message.get("h", ())) if self.message else []
 
+    def ask(self):
+        """The decision asked for now: a refusal's offered ask over the view's, or None."""
+        ask = ask_of(self.message)
+        if ask is not None and self.offered is not None:
+            return self.offered
+        return ask
+
     def options(self):
         """The options of the decision asked for now ([] when there is nothing to decide)."""
-        ask = ask_of(self.message)
+        ask = self.ask()
         return ask["o"] if ask is not None else []
 
     def on_message(self, message):
@@ -44,6 +52,11 @@ class Handset:
             self.awaiting = None
             if kind == "ack" and isinstance(message.get("v"), int):
                 self.acked_version = message["v"]
+            ask = message.get("ask") if kind == "reject" else None
+            if isinstance(ask, dict) and ask.get("o"):
+                # The refusal offers the choice that resolves it, for the cards still selected.
+                self.offered = ask
+                self.choice = 0
         if kind == "view":
             current = self.message
             same = current is not None and (message["r"], message["b"]) == (current["r"], current["b"])
@@ -52,6 +65,7 @@ class Handset:
                 self.selected = set()
                 self.choice = 0
                 self.rejection = None
+                self.offered = None
                 if message["st"] != "stopped":
                     self.stopped = None
         elif kind == "reject":
@@ -68,14 +82,17 @@ class Handset:
         if self.message is None:
             self.hal.display.show(["Waiting for the board…"])
             return
-        lines = screen(self.message, self.selected, self.hal.ticks_ms(), self.rejection, self.choice)
+        lines = screen(
+            self.message, self.selected, self.hal.ticks_ms(), self.rejection, self.choice, self.offered
+        )
         if self.stopped:
             lines.append("STOPPED: " + self.stopped)
         self.hal.display.show(lines)
 
     def on_input(self, event):
-        """Buttons or touch: 'sel:<i>' selects or unselects card i of the hand; 'next' highlights the
-        next option, 'opt:<n>' option n (from 0); 'ok' sends the highlighted option."""
+        """Buttons or touch: 'sel:<i>' selects or unselects card i of the hand (only the cards the ask
+        lets be selected; a new selection drops a choice a refusal offered for the old one); 'next'
+        highlights the next option, 'opt:<n>' option n (from 0); 'ok' sends the highlighted option."""
         if self.message is None or self.conn is None:
             return
         if event.startswith("sel:") or event.startswith("opt:"):
@@ -86,8 +103,16 @@ class Handset:
             if event[0] == "s" and 0 <= i < len(self.hand()):
                 if i in self.selected:
                     self.selected.discard(i)
-                else:
+                elif selectable(self.ask(), i):
                     self.selected.add(i)
+                else:
+                    self.rejection = "that card cannot be chosen now"
+                    self.hal.buzzer.beep()
+                    self.render()
+                    return
+                if self.offered is not None:
+                    self.offered = None
+                    self.choice = 0
             elif event[0] == "o" and 0 <= i < len(self.options()):
                 self.choice = i
             self.render()

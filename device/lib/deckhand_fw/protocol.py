@@ -11,13 +11,13 @@ UP_FIELDS = {
 }
 DOWN_FIELDS = {
     "ack": ("msg", "v", "dup"),
-    "reject": ("msg", "code", "why"),
+    "reject": ("msg", "code", "why", "ask"),
     "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
     "deal": ("b", "r", "seats", "kitty", "n", "order"),
     "stopped": ("b", "why"),
 }
 ACTION_FIELDS = ("k", "v", "c", "d")  # kind, value, cards (tokens up; true in an option), data
-ASK_FIELDS = ("p", "o")  # a view's ask: the prompt and its options
+ASK_FIELDS = ("p", "o", "s")  # an ask: the prompt, its options, the places of the selectable cards
 OPTION_FIELDS = ("l", "a")  # an option: its label and the action it sends
 
 

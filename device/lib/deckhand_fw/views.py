@@ -19,11 +19,20 @@ def ask_of(message):
     return ask if ask and ask.get("o") else None
 
 
-def screen(message, selected, now_ms, rejection=None, choice=0):
+def selectable(ask, i):
+    """Whether card i of the hand may be selected for this ask (``s``: only those places; else any)."""
+    places = ask.get("s") if ask is not None else None
+    return places is None or i in places
+
+
+def screen(message, selected, now_ms, rejection=None, choice=0, offered=None):
     """Lines for the display: board and whether it is this seat's turn, the server's status lines,
-    the hand with the selection marked, the prompt and its options (the highlighted one in brackets)."""
+    the hand with the selection marked (cards that cannot be selected now in parentheses), the prompt
+    and its options (the highlighted one in brackets) — ``offered``'s when a refusal offered a choice."""
     head = "Board " + str(message["b"]) + "  seat " + str(message["s"])
     ask = ask_of(message)
+    if ask is not None and offered is not None:
+        ask = offered
     status = message.get("st")
     if status == "stopped":
         head += "  STOPPED"
@@ -40,7 +49,12 @@ def screen(message, selected, now_ms, rejection=None, choice=0):
     hand = message.get("h", ())
     marks = []
     for i, card in enumerate(hand):
-        marks.append(("[" + pretty(card) + "]") if i in selected else pretty(card))
+        if i in selected:
+            marks.append("[" + pretty(card) + "]")
+        elif selectable(ask, i):
+            marks.append(pretty(card))
+        else:
+            marks.append("(" + pretty(card) + ")")
     lines.append("Hand: " + " ".join(marks))
     legal = message.get("legal")
     if legal is not None and selected:

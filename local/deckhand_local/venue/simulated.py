@@ -98,21 +98,28 @@ class SeatViews(Protocol):
     def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None: ...
 
 
+def _sends(option: dict[str, Any], action: Action) -> bool:
+    """Whether the option sends ``action``: its kind, its value, and the data it carries (a reading a
+    refusal offered) agreeing with the action's on every key the option names."""
+    a = option["a"]
+    if a["k"] != action.kind or a.get("v", action.value) != action.value:
+        return False
+    data = a.get("d")
+    if data is None:
+        return True
+    mine = action.data if isinstance(action.data, dict) else {}
+    return isinstance(data, dict) and all(mine.get(k) == v for k, v in data.items())
+
+
 def press(app: Any, action: Action) -> bool:
     """Press a handset's buttons for ``action``, as a person would: select its cards (by their place
-    in the hand shown), highlight the option of the prompt that sends it, then ok. False when the
-    prompt offers no such option (nothing is sent)."""
+    in the hand shown; a selection already made is kept, so an offer made for it stays), highlight the
+    option of the prompt that sends it, then ok. False when the prompt offers no such option (nothing
+    is sent)."""
     from deckhand.engines.common.cards import format_cards
 
     options = app.options()
-    wanted = next(
-        (
-            n
-            for n, option in enumerate(options)
-            if option["a"]["k"] == action.kind and option["a"].get("v", action.value) == action.value
-        ),
-        None,
-    )
+    wanted = next((n for n, option in enumerate(options) if _sends(option, action)), None)
     if wanted is None:
         return False
     if options[wanted]["a"].get("c"):
@@ -120,13 +127,20 @@ def press(app: Any, action: Action) -> bool:
         picks: list[int] = []
         for token in format_cards(action.cards):
             picks.append(next(i for i, t in enumerate(hand) if t == token and i not in picks))
-        for i in sorted(app.selected):
-            app.on_input(f"sel:{i}")  # start from an empty selection
-        for i in picks:
-            app.on_input(f"sel:{i}")
+        if set(picks) != set(app.selected):
+            for i in sorted(app.selected):
+                app.on_input(f"sel:{i}")  # start from an empty selection
+            for i in picks:
+                app.on_input(f"sel:{i}")
     app.on_input(f"opt:{wanted}")
     app.on_input("ok")
     return True
+
+
+def offered(app: Any) -> bool:
+    """A refusal offered a choice (a play's readings) for the cards still selected: the decision is
+    not taken yet, it is answered from the offer."""
+    return getattr(app, "offered", None) is not None and app.ready()
 
 
 class BotHandset(SimulatedDevice):
@@ -148,6 +162,11 @@ class BotHandset(SimulatedDevice):
         self.seen_tick = 0
         self.decision: Action | None = None
         self.unseen = False  # the engine's view of the current screen was not known when last asked
+        self.answered: Any = None  # the last offer a refusal made that the bot answered
+
+    def _offer_open(self) -> bool:
+        """A refusal of its decision offered a choice it has not answered yet."""
+        return self.decision is not None and offered(self.app) and self.app.offered is not self.answered
 
     def _current(self) -> tuple[str, int, int] | None:
         message = self.app.message
@@ -176,8 +195,11 @@ class BotHandset(SimulatedDevice):
         return self.bots[ruleset](view)
 
     def deciding(self, tick: int) -> bool:
-        """The bot has a decision to take on the view it shows (noting the tick it first saw it)."""
+        """The bot has a decision to take on the view it shows (noting the tick it first saw it), or
+        the choice a refusal offered for the decision it took (a play that reads several ways)."""
         key = self._current()
+        if key is not None and key == self.acted and self._offer_open():
+            return True
         if key is None or key == self.acted:
             return False
         if key != self.seen:
@@ -195,11 +217,16 @@ class BotHandset(SimulatedDevice):
     def play(self) -> bool:
         """Press the buttons for the bot's decision on the current view; True if it acted."""
         key = self._current()
+        if key is not None and key == self.acted and self._offer_open():
+            assert self.decision is not None
+            self.answered = self.app.offered  # each offer answered once, whatever the answer
+            return press(self.app, self.decision)  # the reading it meant, from the refusal's offer
         if key is None or key == self.acted:
             return False
         action = self.decision if key == self.seen else self._decide()
         if action is None:
             return False
+        self.decision = action
         self.acted = key
         return press(self.app, action)
 

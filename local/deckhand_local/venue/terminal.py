@@ -19,8 +19,10 @@ from .simulated import SimulatedDevice
 HELP = """Commands:
   <n>, choose <n>  send option n of the prompt (with the selected cards, if the option takes cards)
   <option>         the same, by the option's label as shown (e.g. pass)
-  select <cards>   select cards: numbers from the hand list (1 2 3) or cards (3D 3S, 10H, QS, BJ)
+  select <cards>   select cards: numbers from the hand list (1 2 3) or cards (3D 3S, 10H, QS, BJ; with
+                   two decks a card named twice selects both copies)
   play <cards>     select these cards and send the prompt's option that takes cards
+                   (when they read several ways, the prompt then lists the readings: choose one)
   hand             print the screen again
   help             this text
   quit             leave (the seat stays yours: start again to go on)"""
@@ -145,6 +147,10 @@ class TerminalHandset(SimulatedDevice):
                 i = free[0]
             if i in picks:
                 raise CommandError(f"{word} is named twice")
+            places = (self.app.ask() or {}).get("s")
+            if places is not None and i not in places:
+                allowed = " ".join(sorted({hand[j] for j in places}))
+                raise CommandError(f"{word} cannot be chosen now (only {allowed})")
             picks.append(i)
         return picks
 

@@ -106,6 +106,9 @@ class GameSpec:
     # How a seat's handset screen is drawn (device protocol v2): board, seat → hand in display order,
     # status lines and the ask (a prompt with options, each an action). The firmware knows no game.
     screen: Callable[[Board, int], dict[str, Any]] | None = None
+    # A refused action that needs a choice the player did not make (a play with several readings): the
+    # ask that resolves it (board, action, reason code → an ask, or None), sent with the refusal.
+    offer: Callable[[Board, Action, str], dict[str, Any] | None] | None = None
     # Two actions the rules treat as one decision have the same key (Dou Dizhu: suits never matter), so
     # "generated ⇔ accepted" compares decisions, not the particular cards a generator picked.
     decision_key: Callable[[Action], Hashable] = lambda a: (a.seat, a.kind, tuple(sorted(a.cards)), a.value)

@@ -43,10 +43,11 @@ Kind = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,16}$")]
 
 
 class BadMessage(Exception):
-    def __init__(self, code: str, why: str) -> None:
+    def __init__(self, code: str, why: str, ask: dict[str, Any] | None = None) -> None:
         super().__init__(why)
         self.code = code
         self.why = why
+        self.ask = ask  # the decision that resolves the refusal (docs/protocol.md, ``reject``)
 
 
 class _Up(BaseModel):
@@ -161,12 +162,18 @@ def handle(rt: Runtime, thing: Any, payload: Any) -> dict[str, Any]:
         message = parse(payload)
         return _handle(rt, thing, message)
     except BadMessage as exc:
-        return _reject(rt, thing, msg if isinstance(msg, str) else None, exc.code, exc.why)
+        return _reject(rt, thing, msg if isinstance(msg, str) else None, exc.code, exc.why, exc.ask)
 
 
-def _reject(rt: Runtime, thing: str, msg: str | None, code: str, why: str) -> dict[str, Any]:
-    rt.publisher.publish(down_topic(thing), outgoing.reject(msg, code, why))
-    return {"status": "rejected", "code": code, "why": why}
+def _reject(
+    rt: Runtime, thing: str, msg: str | None, code: str, why: str, ask: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    message = outgoing.reject(msg, code, why, ask)
+    rt.publisher.publish(down_topic(thing), message)
+    result = {"status": "rejected", "code": code, "why": why}
+    if "ask" in message:
+        result["ask"] = message["ask"]
+    return result
 
 
 def _ack(
@@ -251,7 +258,8 @@ def _handle_as(
         try:
             redealt = tableboard.apply_action(current, action, msg=msg)
         except Rejected as exc:
-            raise BadMessage(exc.code, exc.message) from None
+            offered = _offer(current, action, exc.code)
+            raise BadMessage(exc.code, OFFERED_WHY if offered else exc.message, offered) from None
         return redealt or timeouts.redealt
 
     item, redealt = tableboard.transact(key, change, first=item)
@@ -260,6 +268,18 @@ def _handle_as(
     result = _ack(rt, thing, msg, version=item.version)
     flow.after_change(rt, item, redealt=redealt)
     return result
+
+
+# What a refusal that offers a choice says (its ask names the choices; the message stays well under 1 KiB).
+OFFERED_WHY = "choose one of the options"
+
+
+def _offer(item: BoardStateItem, action: Action, code: str) -> dict[str, Any] | None:
+    """The game's ask that resolves a refused action (a play that reads several ways), if any."""
+    g, board = tableboard.engine_of(item)
+    if g.offer is None:
+        return None
+    return g.offer(board, action, code)
 
 
 # A resend of the message that ended a board re-drives what its first delivery may not have done

@@ -7,12 +7,13 @@ checks that the two agree, and that what the firmware sends up parses here (``UP
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 # Server → device: kind → every field it may carry (besides ``t``).
 DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "ack": ("msg", "v", "dup"),
-    "reject": ("msg", "code", "why"),
+    "reject": ("msg", "code", "why", "ask"),
     "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
     "deal": ("b", "r", "seats", "kitty", "n", "order"),
     "stopped": ("b", "why"),
@@ -24,7 +25,7 @@ UP_FIELDS: dict[str, tuple[str, ...]] = {
     "dealt": ("msg", "board", "r", "cards"),
 }
 ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
-ASK_FIELDS = ("p", "o")  # the prompt and its options
+ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
 WHY_MAX = 200  # characters of a reason a device is sent
 # What a handset is told when its table's board stops: the detail (a misread names a card and where it
@@ -42,9 +43,19 @@ def ack(msg: str, *, version: int | None = None, duplicate: bool = False) -> dic
     return payload
 
 
-def reject(msg: str | None, code: str, why: str) -> dict[str, Any]:
-    """Refused, nothing changed: a reason code and a reason for people."""
-    return {"t": "reject", "msg": msg, "code": code, "why": why[:WHY_MAX]}
+MAX_BYTES = 1024  # what the firmware accepts (protocol.MAX_BYTES; messaging refuses larger)
+
+
+def reject(msg: str | None, code: str, why: str, ask: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Refused, nothing changed: a reason code and a reason for people; ``ask``: the decision that
+    resolves the refusal (a play that reads several ways: which reading), offered by the handset in
+    place of its view's ask. An ask that would not fit the message is left out (never the refusal)."""
+    payload: dict[str, Any] = {"t": "reject", "msg": msg, "code": code, "why": why[:WHY_MAX]}
+    if ask:
+        payload["ask"] = ask
+        if len(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()) > MAX_BYTES:
+            del payload["ask"]
+    return payload
 
 
 def view(

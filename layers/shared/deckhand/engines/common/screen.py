@@ -3,12 +3,14 @@
 A screen is what the firmware shows and offers, with no knowledge of the game: the hand in display
 order (``h``, tokens), a few status lines in words (``l``) and, when the seat has something to
 decide, ``ask``: a prompt (``p``) and options (``o``), each a label (``l``) and the action it sends
-(``a``: kind ``k``, value ``v``, ``c`` when the player's selected cards go with it).
+(``a``: kind ``k``, value ``v``, ``c`` when the player's selected cards go with it, ``d`` data the
+game declared, e.g. a wild card's reading), and ``s`` when only some cards of the hand may be selected
+(their places in ``h``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .cards import format_cards
@@ -52,21 +54,30 @@ def scores_line(scores: Sequence[int]) -> str:
     return "Scores: " + " ".join(f"{s}:{n:+d}" for s, n in enumerate(scores))
 
 
-def action(kind: str, value: int | None = None, cards: bool = False) -> dict[str, Any]:
+def action(kind: str, value: int | None = None, cards: bool = False, data: Any = None) -> dict[str, Any]:
     a: dict[str, Any] = {"k": kind}
     if value is not None:
         a["v"] = value
     if cards:
         a["c"] = True
+    if data is not None:
+        a["d"] = data
     return a
 
 
-def option(label: str, kind: str, value: int | None = None, cards: bool = False) -> dict[str, Any]:
-    return {"l": label, "a": action(kind, value, cards)}
+def option(
+    label: str, kind: str, value: int | None = None, cards: bool = False, data: Any = None
+) -> dict[str, Any]:
+    return {"l": label, "a": action(kind, value, cards, data)}
 
 
-def ask(prompt: str, options: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"p": prompt, "o": options}
+def ask(prompt: str, options: list[dict[str, Any]], selectable: list[int] | None = None) -> dict[str, Any]:
+    """A decision: the prompt, its options and, when only some cards may be chosen, their places in the
+    hand shown (``s``: the handset lets no other card be selected)."""
+    drawn: dict[str, Any] = {"p": prompt, "o": options}
+    if selectable is not None:
+        drawn["s"] = selectable
+    return drawn
 
 
 def yes_no(prompt: str, kind: str, yes: str, no: str) -> dict[str, Any]:
@@ -85,9 +96,18 @@ def beat_prompt(last_seat: int, me: int, combo_name: str) -> str:
     return f"Beat {seat_name(last_seat, me)}'s {words} or pass"
 
 
-def screen(hand: Sequence[int], lines: list[str | None], asking: dict[str, Any] | None) -> dict[str, Any]:
-    """The screen: the hand in display order (the engine's card order), the lines, the ask if any."""
-    drawn: dict[str, Any] = {"h": format_cards(sorted(hand)), "l": [line for line in lines if line]}
+def screen(
+    hand: Sequence[int],
+    lines: list[str | None],
+    asking: dict[str, Any] | None,
+    order: Callable[[int], Any] | None = None,
+) -> dict[str, Any]:
+    """The screen: the hand in display order (``order``'s, else the engine's card order), the lines,
+    the ask if any."""
+    drawn: dict[str, Any] = {
+        "h": format_cards(sorted(hand, key=order)),
+        "l": [line for line in lines if line],
+    }
     if asking is not None:
         drawn["ask"] = asking
     return drawn

@@ -37,6 +37,18 @@ def _decision(action: Action) -> Hashable:
     return (action.seat, action.kind, tuple(sorted(action.cards)), action.value, data)
 
 
+def _screen(board: object, seat: int) -> dict[str, Any]:
+    from .screen import screen
+
+    return screen(board, seat)
+
+
+def _offer(board: object, action: Action, code: str) -> dict[str, Any] | None:
+    from .screen import offer
+
+    return offer(board, action, code)
+
+
 SPEC = GameSpec(
     ruleset=RULESET,
     name="Guandan",
@@ -50,6 +62,8 @@ SPEC = GameSpec(
     bot=board_bot(GuandanBot),
     view_bot=view_bot(GuandanBot, SeatView.from_dict),
     referee=_referee,
+    screen=_screen,
+    offer=_offer,
     actions=(
         ActionRule("play", cards=True, data=True, help="play these cards (with the reading, when several)"),
         ActionRule("pass", help="pass"),
