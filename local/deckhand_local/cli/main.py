@@ -201,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--groups", type=int, help="groups (default 2; a match game: 1)")
     p_demo.add_argument("--rounds", type=int, default=3)
     p_demo.add_argument(
+        "--minutes",
+        type=int,
+        help="a match game: a match's clock on the simulated time (default 12: the demo's matches end by "
+        "8 boards or the clock, whichever first)",
+    )
+    p_demo.add_argument(
         "--boards", type=int, help="boards a round (default 4); a match game: boards a match (default 8)"
     )
     add_broker_option(p_demo)
@@ -279,6 +285,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             groups=args.groups,
             rounds=args.rounds,
             boards=args.boards,
+            **({"minutes": args.minutes} if args.minutes else {}),
             log=sys.stdout,
             broker=args.broker,
         ).run()

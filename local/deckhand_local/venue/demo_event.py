@@ -30,7 +30,7 @@ from deckhand.service.clock import set_clock
 from ..cli.organiser import ApiClient
 from .event_setup import EventShape, make_devices, register
 from .local import Venue
-from .lockstep import SimulatedClock, settle
+from .lockstep import TICK_MS, SimulatedClock, settle
 from .simulated import BotHandset, SimulatedDevice
 from .tables import unique_table_name
 
@@ -67,6 +67,7 @@ class DemoEvent:
         rounds: int = 3,
         boards: int | None = None,
         dealers: int = 1,
+        minutes: int = 12,
         log: IO[str],
         faults: Faults | None = None,
         round_limit: float = 600.0,
@@ -85,6 +86,7 @@ class DemoEvent:
         self.groups = groups or (1 if self.match else 2)
         self.rounds = rounds
         self.boards = boards or (8 if self.match else 4)
+        self.minutes = minutes  # a match's clock on the simulated time (match events)
         self.dealers = dealers
         self.log = log
         self.faults = faults or Faults()
@@ -187,13 +189,14 @@ class DemoEvent:
             rounds=self.rounds,
             boards=self.boards,
             dealers=self.dealers,
+            minutes=self.minutes,
         )
         tables = register(api, shape)
         if self.match:
             self.say(
                 f"Event 'demo' ({game(self.ruleset).name}): {self.players // 2} pairs at {self.tables} "
-                f"tables, a {self.rounds}-round Swiss of matches ended by {self.boards} boards or 60 "
-                f"minutes; {self.dealers} automatic dealing table(s)."
+                f"tables, a {self.rounds}-round Swiss of matches ended by {self.boards} boards or "
+                f"{self.minutes} minutes on the simulated clock; {self.dealers} automatic dealing table(s)."
             )
         else:
             self.say(
@@ -246,6 +249,12 @@ class DemoEvent:
                 self._progress(status)
             self.clock.advance()
             self.tick += 1
+            # Ticks in which nobody is due change nothing but the clock: they pass at once (the clock
+            # reaches the same time, the run the same outcome, without settling the venue for each).
+            waits = [h.seen_tick + h.think - self.tick for h in self.handsets if h.deciding(self.tick)]
+            skip = max(0, min(waits, default=0))
+            self.clock.advance(skip * TICK_MS)
+            self.tick += skip
         else:
             raise RuntimeError(f"round {number} did not finish in {self.round_limit:.0f} s")
         status = api.request("GET", f"/events/demo/rounds/{number}")
@@ -287,9 +296,18 @@ class DemoEvent:
                 (h for h in self.handsets if h.thing == f"{table}-{(int(seat) - 1) % self.seats}"), None
             )
             shown = before.engine_view() if before is not None else None
-            if before is not None and shown is not None and shown["phase"] == "play" and before.app.ready():
+            everyone_in = shown is not None and all(n > 0 for n in shown.get("counts", [1]))
+            if (
+                before is not None
+                and shown is not None
+                and shown["phase"] == "play"
+                and everyone_in
+                and before.app.ready()
+            ):
                 # Not its turn, before or after this action: its prompt offers nothing, so the action
-                # goes out as a faulty handset would send it, and is refused.
+                # goes out as a faulty handset would send it, and is refused. (While every seat holds
+                # cards the seat before never acts next; once one is out — a game of pairs plays on —
+                # the lead may pass to it, as to a partner by passing wind, so none is pressed then.)
                 before.app.act({"k": "pass"})
                 self.injected["concurrent"] += 1
         if f.duplicate_every and n % f.duplicate_every == 0 and handset.redeliver():

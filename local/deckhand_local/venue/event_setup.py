@@ -31,6 +31,7 @@ class EventShape:
     rounds: int
     boards: int
     dealers: int
+    minutes: int = 60  # a match's clock (match events: ended by its boards or the clock, whichever first)
 
 
 def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
@@ -50,7 +51,7 @@ def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
     if game(shape.ruleset).competition is Competition.MATCH:
         # Pairs play a Swiss of matches, each ended by its boards or by the clock, whichever first.
         event["match"] = {"format": "swiss", "swiss": {"lot_seed": _lot_seed(shape.seed)}}
-        event["options"] = {"end_mode": "time_or_boards", "boards": shape.boards, "minutes": 60}
+        event["options"] = {"end_mode": "time_or_boards", "boards": shape.boards, "minutes": shape.minutes}
         api.request("POST", "/events", event)
         pairs = [
             {

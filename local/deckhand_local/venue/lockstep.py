@@ -88,7 +88,7 @@ def settle(
             calm += 1
         else:
             calm = 0
-            time.sleep(0.002)
+            time.sleep(0.005)
         if time.monotonic() > deadline:
             waiting = f"; waiting for {', '.join(unsettled()[:5])}" if unsettled else ""
             raise RuntimeError(f"the venue did not settle within {timeout:.0f} s{waiting}")
