@@ -277,3 +277,58 @@ def test_referee_penalties_apply_to_the_board_in_play_and_are_audited(league):
     assert rounds.round_status("league", 1)["status"] == "done"
     history = match_results.history("league")
     assert any(h.kind is ResultKind.FORFEIT for h in history)
+
+
+def test_best_of_three_plays_games_until_a_pair_wins_two(backend):
+    """Each game here ends after one board (end mode boards, 1): a match is two or three games, each
+    starting again at level 2, and its score combines them (2:0 to the pair with more games won)."""
+    bots = prepare(backend, match={"format": "swiss", "games": "best_of_three"}, options={"end_mode": "boards", "boards": 1})
+    rounds.request_next_round(backend.rt, "league")
+    play(bots)
+    for m in list_matches("league", 1):
+        assert m.status == "done" and len(m.games) in (2, 3) and len(m.boards) == len(m.games)
+        assert m.rules["game_starts"] == m.boards  # every board began a game
+        wins = [sum(1 for g in m.games if g["mp"][side] == 2) for side in (0, 1)]
+        assert max(wins) == 2 or len(m.games) == 3
+        for b in m.boards:
+            item = tableboard.load("league", 1, m.table, b)
+            assert item.carry == {"options": m.rules["options"]}  # a new game: levels back to 2
+        lp = [sum(g["lp"][side] for g in m.games) for side in (0, 1)]
+        assert m.result["lp"] == lp
+        if wins[0] != wins[1]:
+            assert m.result["mp"] == ([2, 0] if wins[0] > wins[1] else [0, 2])
+
+
+def test_the_clock_warns_then_takes_the_default_with_a_violation(league):
+    """RULES.md §4 "Timing": past 20 s a warning (recorded against the side, shown on the handset),
+    at 30 s the turn is passed (or led: a forced pass) with a violation; both logged as the clock's."""
+    b, _ = league
+    rounds.request_next_round(b.rt, "league")
+    item = tableboard.load("league", 1, "A", "1")
+    _, board = tableboard.engine_of(item)
+    seat = board.pending()[0]
+    thing = THINGS[seat]
+    b.clock.advance(19_000)
+    assert b.sweep()["timeouts"] == 0
+    b.clock.advance(2_000)
+    b.sweep()
+    item = tableboard.load("league", 1, "A", "1")
+    _, board = tableboard.engine_of(item)
+    assert board.pending() == [seat], "a warning leaves the decision with the seat"
+    assert [(e["s"], e["t"], e.get("to")) for e in item.log] == [(seat, "warning", True)]
+    assert board.seat_view(seat).penalties == ((seat, "warning (timeout)"),)
+    assert any("arning" in line for line in b.last_view(thing)["l"]), "the handset shows the warning"
+    assert item.deadline == item.asked_at[seat] + 30_000
+    b.clock.advance(9_000)
+    b.sweep()
+    item = tableboard.load("league", 1, "A", "1")
+    kinds = [(e["s"], e["t"], e.get("to")) for e in item.log]
+    assert kinds[:2] == [(seat, "warning", True), (seat, "pass", True)]
+    _, board = tableboard.engine_of(item)
+    assert (seat, "violation (timeout)") in board.seat_view(seat).penalties
+    # The next seat's clock starts afresh: its own warning at 20 s, once.
+    b.clock.advance(25_000)
+    b.sweep()
+    b.sweep()
+    item = tableboard.load("league", 1, "A", "1")
+    assert sum(1 for e in item.log if e["t"] == "warning") == 2

@@ -38,11 +38,13 @@ class Action(NamedTuple):
 
 class Timing(NamedTuple):
     """A decision's clock (the platform runs it): when a warning comes, when the default is taken, and
-    what the default is (an action with ``timeout`` set)."""
+    what the default is (an action with ``timeout`` set). ``warning``: the action the platform applies
+    at ``warn_ms`` (a penalty the game records, ``timeout`` set), None when the warning is words only."""
 
     limit_ms: int
     default: Action
     warn_ms: int | None = None
+    warning: Action | None = None
 
 
 class Board(Protocol):

@@ -14,7 +14,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
 
 from ..engines.common.cards import format_cards
-from ..engines.contract import Action, Board, outcome_of
+from ..engines.contract import Action, Board, Timing, outcome_of
 from ..engines.registry import Game, game
 from . import outgoing
 from .clock import now_ms
@@ -145,8 +145,28 @@ def _ask(item: BoardStateItem, g: Game, board: Board, before: set[int], now: int
         if seat not in before:
             item.asked_at[seat] = now
     clocks = [(s, board.timing(s)) for s in pending]
-    deadlines = [item.asked_at[s] + timing.limit_ms for s, timing in clocks if timing is not None]
+    deadlines = [_due(item, s, timing)[0] for s, timing in clocks if timing is not None]
     item.deadline = min(deadlines) if deadlines else 0
+
+
+def _due(item: BoardStateItem, seat: int, timing: Timing) -> tuple[int, Action]:
+    """When the seat's clock next acts, and what it applies: its warning (once per decision), then
+    the decision's default."""
+    asked = item.asked_at[seat]
+    warning = timing.warning
+    if timing.warn_ms is not None and warning is not None and not _warned(item, seat, warning.kind, asked):
+        return asked + timing.warn_ms, warning
+    return asked + timing.limit_ms, timing.default
+
+
+def _warned(item: BoardStateItem, seat: int, kind: str, asked: int) -> bool:
+    """The seat's clock has given its warning since it was asked (the log, newest first)."""
+    for entry in reversed(item.log):
+        if entry.get("at", asked) < asked:  # a dealing table's report has no time: looked past
+            return False
+        if entry["s"] == seat and entry["t"] == kind and entry.get("to"):
+            return True
+    return False
 
 
 def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> bool:
@@ -212,16 +232,22 @@ def apply_timeouts(item: BoardStateItem) -> Timeouts:
     while not board.finished:
         now = now_ms()
         due = [
-            (s, timing)
+            (s, timing, action)
             for s, timing in ((s, board.timing(s)) for s in board.pending())
-            if timing is not None and item.asked_at[s] + timing.limit_ms <= now
+            if timing is not None
+            for at, action in [_due(item, s, timing)]
+            if at <= now
         ]
         if not due:
             break
-        seat, timing = due[0]
-        action = timing.default
+        seat, timing, action = due[0]
         before = set(board.pending())
         board.apply(action)
+        if action is timing.warning:  # the decision is still the seat's: its clock runs on
+            item.log = [*item.log, _log_entry(g, action, now)]
+            _ask(item, g, board, before, now)
+            applied += 1
+            continue
         item.play_ms[seat] += timing.limit_ms  # a timed-out decision counts its whole time
         entry = _log_entry(g, action, now)
         entry["ms"] = timing.limit_ms

@@ -473,7 +473,10 @@ class GuandanBoard(StoredBoard):
             return None
         clock = TIMING[self.phase]
         warn = clock["warn_s"]
-        return Timing(clock["limit_s"] * 1000, default, None if warn is None else warn * 1000)
+        if warn is None:
+            return Timing(clock["limit_s"] * 1000, default)
+        # RULES.md §4 "Timing": past the warning time the seat earns a warning (a penalty, recorded).
+        return Timing(clock["limit_s"] * 1000, default, warn * 1000, Action(seat, "warning", timeout=True))
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means (RULES.md §4 "Timing"): in play a pass (the turn is lost, even a lead), a
