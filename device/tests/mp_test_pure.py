@@ -234,6 +234,27 @@ def test_nothing_is_sent_when_the_view_asks_nothing():
     assert conn.sent == [] and hal.part.lines[0].endswith("STOPPED")
 
 
+def test_any_seat_calls_the_referee_without_holding_up_its_play():
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_input("call")  # no board shown yet: nothing to call about
+    assert conn.sent == []
+    app.on_message(view(ask=None))  # not this seat's turn: it may call all the same
+    app.on_input("call")
+    assert conn.sent == [{"t": "act", "msg": "hs-1", "board": "1", "a": {"k": "call"}, "r": 1}]
+    assert hal.part.lines[-1] == "Referee called"
+    app.on_message(view(version=6))  # its turn now: the call does not block the decision
+    assert app.ready()
+    app.on_input("next")
+    app.on_input("ok")
+    assert conn.sent[-1]["a"] == {"k": "pass"} and hal.part.lines[-1] == "Referee called"
+    later = view(version=1)
+    later["b"] = "2"
+    app.on_message(later)  # the next board: the note is gone
+    assert "Referee called" not in hal.part.lines
+
+
 def pass_(app):
     app.on_input("opt:1")
     app.on_input("ok")

@@ -332,3 +332,34 @@ def test_the_clock_warns_then_takes_the_default_with_a_violation(league):
     b.sweep()
     item = tableboard.load("league", 1, "A", "1")
     assert sum(1 for e in item.log if e["t"] == "warning") == 2
+
+
+def test_a_handset_calls_the_referee_and_play_goes_on(league):
+    """Any seat, at any moment of a board: the call is noted on the board for the event's staff (the
+    round's status) and in the audit, once per message and once a minute per seat; nothing else."""
+    from deckhand.service import audit, referee
+
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    item = tableboard.load("league", 1, "A", "1")
+    idle = next(s for s in range(4) if s not in tableboard.engine_of(item)[1].pending())
+    thing = THINGS[idle]
+    call = act("call-1", "1", "call", r=1)
+    assert b.send(thing, call)["status"] == "accepted"
+    assert b.send(thing, call)["status"] == "duplicate"
+    assert b.send(thing, act("call-2", "1", "call", r=1))["status"] == "accepted"  # within the minute
+    item = tableboard.load("league", 1, "A", "1")
+    assert [(e["s"], e["t"]) for e in item.log] == [(idle, "call")]
+    staff = rounds.round_status("league", 1)
+    (board,) = next(t for t in staff["tables"] if t["table"] == "A")["boards"]
+    assert board["calls"] == [{"seat": idle, "at": item.log[0]["at"]}]
+    assert "calls" not in str(rounds.round_status("league", 1, staff=False))
+    (entry,) = referee.audit_log("league")
+    assert entry["kind"] == "call_referee" and entry["by"] == thing and entry["seat"] == idle
+    b.clock.advance(61_000)
+    assert b.send(thing, act("call-3", "1", "call", r=1))["status"] == "accepted"
+    assert sum(1 for e in tableboard.load("league", 1, "A", "1").log if e["t"] == "call") == 2
+    b.sweep()  # the minute passed: the clocks took their defaults; the handsets have new views
+    play(bots)
+    counts = audit.audit_event("league")
+    assert counts["replay_mismatches"] == counts["doubled"] == 0

@@ -4,6 +4,8 @@
 from . import protocol
 from .views import ask_of, screen, selectable
 
+CALL = "call"  # the platform's action: call the referee to the table (docs/protocol.md)
+
 
 class Handset:
     def __init__(self, hal, ids):
@@ -19,6 +21,7 @@ class Handset:
         self.awaiting = None  # the id of a sent action not yet answered: no second decision meanwhile
         self.acked_board = None
         self.acked_version = 0  # views older than the board version our last action made are stale
+        self.called = None  # the board on which this seat called the referee (shown until the next)
 
     def attach(self, conn):
         self.conn = conn
@@ -87,13 +90,24 @@ class Handset:
         )
         if self.stopped:
             lines.append("STOPPED: " + self.stopped)
+        if self.called == self.message["b"]:
+            lines.append("Referee called")
         self.hal.display.show(lines)
 
     def on_input(self, event):
         """Buttons or touch: 'sel:<i>' selects or unselects card i of the hand (only the cards the ask
         lets be selected; a new selection drops a choice a refusal offered for the old one); 'next'
-        highlights the next option, 'opt:<n>' option n (from 0); 'ok' sends the highlighted option."""
+        highlights the next option, 'opt:<n>' option n (from 0); 'ok' sends the highlighted option;
+        'call' calls the referee to the table."""
         if self.message is None or self.conn is None:
+            return
+        if event == "call":
+            # Any game, any moment of a board: the referee is called to this table (never blocks play).
+            self.conn.send(
+                protocol.act(self.ids.next(), self.message["b"], {"k": CALL}, None, self.message["r"])
+            )
+            self.called = self.message["b"]
+            self.render()
             return
         if event.startswith("sel:") or event.startswith("opt:"):
             try:

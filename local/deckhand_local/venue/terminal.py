@@ -24,6 +24,7 @@ HELP = """Commands:
   play <cards>     select these cards and send the prompt's option that takes cards
                    (when they read several ways, the prompt then lists the readings: choose one)
   hand             print the screen again
+  referee          call the referee to this table
   help             this text
   quit             leave (the seat stays yours: start again to go on)"""
 
@@ -86,6 +87,8 @@ class TerminalHandset(SimulatedDevice):
                 self.say(HELP)
             elif verb == "hand":
                 self.show()
+            elif verb == "referee":
+                self.app.on_input("call")  # the platform's call, in every game
             elif verb == "select":
                 self._select(args)
             elif verb == "play":

@@ -27,8 +27,9 @@ from ..errors import CardError
 from . import flow, outgoing, tableboard
 from .clock import now_ms
 from .events import get_device, get_event
+from .keys import audit_sk, event_pk
 from .messaging import down_topic
-from .models import BoardStateItem, DeviceItem
+from .models import AuditItem, BoardStateItem, DeviceItem
 from .runtime import Runtime
 from .tableboard import Unchanged
 
@@ -239,6 +240,8 @@ def _handle_as(
         return _duplicate(rt, thing, msg, item)
     if isinstance(message, Dealt):
         return _dealt(rt, thing, msg, item, message.cards)
+    if message.a.k == CALL:
+        return _call_referee(rt, thing, msg, item, seat)
     action = _action(game(item.ruleset), seat, message.a)
 
     def change(current: BoardStateItem) -> bool | None | Unchanged[bool | None]:
@@ -280,6 +283,39 @@ def _offer(item: BoardStateItem, action: Action, code: str) -> dict[str, Any] | 
     if g.offer is None:
         return None
     return g.offer(board, action, code)
+
+
+CALL = "call"  # the platform's action in every game: a handset calls the referee to its table
+CALL_AGAIN_MS = 60_000  # a seat's second call within this is acknowledged and not recorded again
+
+
+def _call_referee(rt: Runtime, thing: str, msg: str, item: BoardStateItem, seat: int) -> dict[str, Any]:
+    """A handset calls the referee: noted on the board (the round's status shows it to the event's
+    staff) and in the audit, once per message and once a minute per seat; the game goes on."""
+    key = (item.event_id, item.round, item.table, item.board)
+
+    def change(current: BoardStateItem) -> bool | Unchanged[bool]:
+        now = now_ms()
+        recent = any(
+            e["t"] == CALL and e["s"] == seat and now - e.get("at", 0) < CALL_AGAIN_MS for e in current.log
+        )
+        if tableboard.find_logged(current, thing, msg) or recent:
+            return Unchanged(False)
+        current.log = [*current.log, {"s": seat, "t": CALL, "at": now, "m": msg}]
+        return True
+
+    item, recorded = tableboard.transact(key, change, first=item)
+    if recorded:
+        at = now_ms()
+        AuditItem(
+            event_pk(item.event_id),
+            audit_sk(at, msg),
+            kind="call_referee",
+            detail={"round": item.round, "table": item.table, "board": item.board, "seat": seat},
+            by=thing,
+            at=at,
+        ).save()
+    return _ack(rt, thing, msg, version=item.version)
 
 
 # A resend of the message that ended a board re-drives what its first delivery may not have done

@@ -344,6 +344,9 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
             board: dict[str, Any] = {"board": b, "status": item.status if item else "missing"}
             if staff and item is not None and item.status == "stopped" and item.stop_reason:
                 board["why"] = item.stop_reason  # handsets are told only that it stopped
+            calls = [{"seat": e["s"], "at": e["at"]} for e in item.log if e["t"] == "call"] if item else []
+            if staff and calls:
+                board["calls"] = calls  # a handset called the referee to this table
             boards.append(board)
         row: dict[str, Any] = {
             "table": entry["table"],

@@ -23,6 +23,8 @@ from .messaging import Publisher, down_topic
 from .models import BoardStateItem, DealItem
 
 T = TypeVar("T")
+# Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call.
+NOT_ACTIONS = ("dealt", "redeal", "call")
 MAX_ATTEMPTS = 8
 # A transaction refused for a condition (the board's version) or a concurrent transaction: a lost race.
 CANCELLED = ("TransactionCanceledException", "TransactionConflictException")
@@ -377,7 +379,7 @@ def replay(item: BoardStateItem, order: list[int]) -> Board:
     g = game(item.ruleset)
     board = g.new_board(order, item.carry)
     for entry in item.log:
-        if entry["t"] in ("dealt", "redeal"):
+        if entry["t"] in NOT_ACTIONS:
             continue
         cards = tuple(parse_cards(entry.get("c", []), decks=g.decks, jokers=g.jokers))
         board.apply(
