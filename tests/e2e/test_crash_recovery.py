@@ -39,3 +39,43 @@ def test_a_venue_killed_mid_round_restarts_and_the_event_completes_unchanged(tmp
     assert crashed.accepted > 0 and a["boards"] == 4
     assert (a["lost"], a["doubled"], a["replay_mismatches"], a["results_missing"]) == (0, 0, 0, 0)
     assert differences(baseline.results, crashed.results) == 0
+
+
+def test_a_venue_killed_mid_match_restarts_and_the_matches_complete_unchanged(tmp_path):
+    """A match event (pairs, boards carried from one to the next): the venue killed mid-board and
+    started again; the match goes on from the board in play, nothing lost or applied twice, and every
+    match ends as it did without the kill."""
+    from deckhand.engines.registry import RULESETS, game
+    from deckhand.engines.spec import Competition
+
+    ruleset = next(r for r in RULESETS if game(r).competition is Competition.MATCH)
+
+    def match_soak(kills):
+        log = io.StringIO()
+        result = CrashSoak(
+            work=tmp_path / f"match-kills-{kills}",
+            seed="crash-match",
+            log=log,
+            tables=2,
+            groups=1,
+            rounds=1,
+            boards=2,
+            dealers=1,
+            kills=kills,
+            ruleset=ruleset,
+            kinds=(MID_BOARD,),
+            gap_seconds=(4.0, 8.0),
+            tick_seconds=0.05,
+            stall_seconds=45.0,
+        ).run()
+        assert result.stalled is None, result.stalled + "\n" + log.getvalue()
+        return result
+
+    baseline = match_soak(0)
+    crashed = match_soak(1)
+    assert [k.kind for k in crashed.kills] == [MID_BOARD] and not crashed.device_errors
+    a = crashed.audit
+    assert crashed.accepted > 0 and a["boards"] == 4
+    assert (a["lost"], a["doubled"], a["replay_mismatches"], a["results_missing"]) == (0, 0, 0, 0)
+    assert len(baseline.results["totals"]) == 4
+    assert differences(baseline.results, crashed.results) == 0

@@ -282,7 +282,11 @@ def test_referee_penalties_apply_to_the_board_in_play_and_are_audited(league):
 def test_best_of_three_plays_games_until_a_pair_wins_two(backend):
     """Each game here ends after one board (end mode boards, 1): a match is two or three games, each
     starting again at level 2, and its score combines them (2:0 to the pair with more games won)."""
-    bots = prepare(backend, match={"format": "swiss", "games": "best_of_three"}, options={"end_mode": "boards", "boards": 1})
+    bots = prepare(
+        backend,
+        match={"format": "swiss", "games": "best_of_three"},
+        options={"end_mode": "boards", "boards": 1},
+    )
     rounds.request_next_round(backend.rt, "league")
     play(bots)
     for m in list_matches("league", 1):

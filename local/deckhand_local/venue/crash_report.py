@@ -13,7 +13,17 @@ from deckhand.service.rounds import get_progress, get_round
 
 def comparable(export: dict[str, Any]) -> dict[str, Any]:
     """The export without what the wall clock decides (play time, and the places and tie-breaks it
-    can settle): every board's score per player, and every player's total."""
+    can settle): every board's score per player, and every player's total (a match event: every
+    board's finishing order and levels after it, and every pair's match and level points)."""
+    results = export["results"]
+    if "matches" in results:
+        boards = sorted(
+            (m["round"], m["table"] or "", b["board"], tuple(b.get("order", ())), str(b.get("levels_after")))
+            for m in results["matches"]
+            for b in m["boards"]
+        )
+        pairs = sorted((s["team"], s["mp"], s["lp"]) for s in results["standings"])
+        return {"scores": boards, "totals": pairs}
     scores = sorted(
         (b["round"], b["board"], r["table"], r["seat"], r["player"], r["score"])
         for b in export["results"]["boards"]
