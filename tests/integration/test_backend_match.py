@@ -322,8 +322,11 @@ def test_the_clock_warns_then_takes_the_default_with_a_violation(league):
     assert [(e["s"], e["t"], e.get("to")) for e in item.log] == [(seat, "warning", True)]
     assert board.seat_view(seat).penalties == ((seat, "warning (timeout)"),)
     assert any("arning" in line for line in b.last_view(thing)["l"]), "the handset shows the warning"
-    assert item.deadline == item.asked_at[seat] + 30_000
+    assert item.deadline == item.log[0]["at"] + 10_000  # ten seconds after the warning
     b.clock.advance(9_000)
+    b.sweep()
+    assert len(tableboard.load("league", 1, "A", "1").log) == 1
+    b.clock.advance(1_000)
     b.sweep()
     item = tableboard.load("league", 1, "A", "1")
     kinds = [(e["s"], e["t"], e.get("to")) for e in item.log]

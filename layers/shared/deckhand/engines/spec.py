@@ -117,6 +117,9 @@ class GameSpec:
     # board in play then (it finishes that board and deals no other).
     match_clock: Callable[[Any], int | None] | None = None
     time_up: str = ""
+    # A forfeited game's level points under these options (winner, loser): a bye, and a disqualified
+    # pair's later games of a best of three, score so.
+    forfeit_points: Callable[[Any], tuple[int, int]] | None = None
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -219,7 +219,8 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     def referee_action(event_id: str, body: RefereeAction) -> Response[dict[str, Any]]:
         identity = caller()
         event = event_for(event_id, "referee")
-        record = referee.record(event, body.model_dump(), by=identity, rt=runtime())
+        request = idempotency.parse_key(app.current_event.headers, app.current_event.multi_value_headers)
+        record = referee.record(event, body.model_dump(), by=identity, rt=runtime(), request=request)
         return Response(201, content_types.APPLICATION_JSON, record)
 
     @app.get("/events/<event_id>/audit")

@@ -236,12 +236,12 @@ def _handle_as(
     item = tableboard.load(*key)
     if item is None:
         raise BadMessage("wrong_board", f"board {message.board!r} is not played at this table in this round")
+    if isinstance(message, Act) and message.a.k == CALL:
+        return _call_referee(rt, thing, msg, item, seat)
     if tableboard.find_logged(item, thing, msg):
         return _duplicate(rt, thing, msg, item)
     if isinstance(message, Dealt):
         return _dealt(rt, thing, msg, item, message.cards)
-    if message.a.k == CALL:
-        return _call_referee(rt, thing, msg, item, seat)
     action = _action(game(item.ruleset), seat, message.a)
 
     def change(current: BoardStateItem) -> bool | None | Unchanged[bool | None]:
@@ -294,19 +294,24 @@ def _call_referee(rt: Runtime, thing: str, msg: str, item: BoardStateItem, seat:
     staff) and in the audit, once per message and once a minute per seat; the game goes on."""
     key = (item.event_id, item.round, item.table, item.board)
 
-    def change(current: BoardStateItem) -> bool | Unchanged[bool]:
+    Noted = tuple[int | None, bool]  # when the call is noted (None: not noted), and if it was before
+
+    def change(current: BoardStateItem) -> Noted | Unchanged[Noted]:
+        logged = tableboard.find_logged(current, thing, msg)
+        if logged is not None:  # a resend: the first delivery's time
+            return Unchanged((int(logged["at"]), True))
         now = now_ms()
         recent = any(
             e["t"] == CALL and e["s"] == seat and now - e.get("at", 0) < CALL_AGAIN_MS for e in current.log
         )
-        if tableboard.find_logged(current, thing, msg) or recent:
-            return Unchanged(False)
+        if recent:
+            return Unchanged((None, False))
         current.log = [*current.log, {"s": seat, "t": CALL, "at": now, "m": msg}]
-        return True
+        return now, False
 
-    item, recorded = tableboard.transact(key, change, first=item)
-    if recorded:
-        at = now_ms()
+    item, (at, resent) = tableboard.transact(key, change, first=item)
+    if at is not None:
+        # Keyed by the call's message: a resend after a failure here writes the same entry again.
         AuditItem(
             event_pk(item.event_id),
             audit_sk(at, msg),
@@ -315,7 +320,7 @@ def _call_referee(rt: Runtime, thing: str, msg: str, item: BoardStateItem, seat:
             by=thing,
             at=at,
         ).save()
-    return _ack(rt, thing, msg, version=item.version)
+    return _ack(rt, thing, msg, duplicate=resent, version=item.version)
 
 
 # A resend of the message that ended a board re-drives what its first delivery may not have done
@@ -347,7 +352,7 @@ def _duplicate(rt: Runtime, thing: str, msg: str, item: BoardStateItem) -> dict[
 
 def _ended_it_recently(item: BoardStateItem, msg: str) -> bool:
     """``msg`` is the last device message the ended board logged, within the re-drive window."""
-    last = next((entry for entry in reversed(item.log) if "m" in entry), None)
+    last = next((entry for entry in reversed(item.log) if "m" in entry and entry["t"] != CALL), None)
     if last is None or last["m"] != msg:
         return False
     ended_at = max((entry.get("at", 0) for entry in item.log), default=0)

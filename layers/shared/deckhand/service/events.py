@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError
@@ -246,23 +247,28 @@ def _last_number(event_id: str, registered: list[Any], counter_sk: str) -> tuple
     return last, CounterItem.value == last
 
 
-def write_registration(items: list[Any], digest: str, registration: RegistrationItem, taken: str) -> None:
+def write_registration(
+    items: list[Any],
+    digest: str,
+    registration: RegistrationItem,
+    taken: str,
+    with_each: Callable[[Any], list[Any]] = lambda item: [],
+) -> None:
     """A request's registered items (players, or a match event's pairs), written in transactions of
-    25, each only if absent or this request's own; one taken meanwhile by another request withdraws
-    those written so far (Conflict ``taken``): all or nothing. Then the request is marked done."""
-    if not items:
-        return
-    model = type(items[0])
-    ours = model.sk.does_not_exist() | (model.registration == digest)
+    25 (with ``with_each``'s items for each: a pair's players), each only if absent or this request's
+    own; one taken meanwhile by another request withdraws those written so far (Conflict ``taken``):
+    all or nothing. Then the request is marked done."""
     for chunk in range(0, len(items), 25):
+        group = [x for item in items[chunk : chunk + 25] for x in [item, *with_each(item)]]
         try:
             with transaction() as tx:
-                for item in items[chunk : chunk + 25]:
-                    tx.save(item, condition=ours)
+                for item in group:
+                    model = type(item)
+                    tx.save(item, condition=model.sk.does_not_exist() | (model.registration == digest))
         except TransactWriteError:
-            for written in items[:chunk]:
+            for written in [x for item in items[:chunk] for x in [item, *with_each(item)]]:
                 with contextlib.suppress(DeleteError):
-                    written.delete(condition=model.registration == digest)
+                    written.delete(condition=type(written).registration == digest)
             raise Conflict(taken) from None
     registration.update(actions=[RegistrationItem.done.set(True)])
 

@@ -45,6 +45,11 @@ def team_of(sk: str) -> str:
     return sk.removeprefix(TEAM_PREFIX)
 
 
+def pair_player_sk(player: str) -> str:
+    """A player's place in a pair of a match event (one pair per player)."""
+    return f"PAIRPLAYER#{player}"
+
+
 def teams_counter_sk() -> str:
     """The match event's counter of pairs' registration numbers given."""
     return "COUNTER#TEAMS"
@@ -62,6 +67,11 @@ def match_prefix(round_no: int | None = None) -> str:
 def bye_sk(round_no: int, team: str) -> str:
     """A bye of a round, among its matches: "~" is in no table's id, so it sorts after them."""
     return f"{match_prefix(round_no)}~bye~{team}"
+
+
+def forfeit_sk(round_no: int, winner: str) -> str:
+    """A game of a round robin that a withdrawn pair forfeits (no table), among the round's matches."""
+    return f"{match_prefix(round_no)}~forfeit~{winner}"
 
 
 def pairing_sk(round_no: int) -> str:

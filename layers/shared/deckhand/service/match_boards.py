@@ -20,6 +20,7 @@ from ..competition.matchplay.entrants import RoundFormat
 from ..engines.contract import outcome_of
 from ..engines.registry import Game, game
 from . import tableboard
+from .clock import now_ms
 from .keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
 from .models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
 from .rounds import derived_order
@@ -45,6 +46,7 @@ def board_item(
     order: list[int],
     ruleset: str,
     commitment: str,
+    clock_ends_at: int | None = None,
 ) -> BoardStateItem:
     """Board ``board_no`` of ``match``, waiting to start; its state is made now (the board before it
     has ended, so its carry is known)."""
@@ -73,7 +75,7 @@ def board_item(
         play_ms=[0] * g.seats,
         commitment=commitment,
         in_match=True,
-        clock_ends_at=match.clock_ends_at,
+        clock_ends_at=match.clock_ends_at if clock_ends_at is None else clock_ends_at,
     )
 
 
@@ -124,6 +126,14 @@ def save_ended(item: BoardStateItem) -> None:
             }
         )
     fmt = RoundFormat(match.rules.get("games", RoundFormat.ONE_GAME.value))
+    if games and games[-1]["ended_by"] == "disqualify":
+        # RULES.md §4.3: a disqualified pair's later games are forfeits; the match ends now.
+        lost = 0 if games[-1]["mp"][0] == 0 else 1
+        points = list(match.rules.get("forfeit") or [18, 0])
+        while not decided(games, fmt):
+            won = [2, 0] if lost == 1 else [0, 2]
+            lp = points if lost == 1 else points[::-1]
+            games.append({"mp": won, "lp": lp, "ended_by": "disqualify", "boards": []})
     with transaction() as tx:
         if outcome.game is not None and decided(games, fmt):
             tx.save(item)
@@ -145,8 +155,12 @@ def save_ended(item: BoardStateItem) -> None:
         salt = _salt(item.event_id, item.round)
         g = game(item.ruleset)
         order = match_deal(salt, match.number, board_no, g, bool(match.rules.get("same_boards")))
+        clock = match.clock_ends_at
+        minutes = match.rules.get("clock_minutes")
+        if outcome.game is not None and minutes:
+            clock = now_ms() + int(minutes) * 60_000  # a new game of a best of three: its own clock
         following = board_item(
-            item.event_id, match, board_no, carry, order, item.ruleset, item.commitment or ""
+            item.event_id, match, board_no, carry, order, item.ruleset, item.commitment or "", clock
         )
         item.next_board = following.board
         tx.save(item)
@@ -161,6 +175,7 @@ def save_ended(item: BoardStateItem) -> None:
                 MatchItem.boards.set([*match.boards, following.board]),
                 MatchItem.games.set(games),
                 MatchItem.rules.set({**match.rules, "game_starts": starts}),
+                MatchItem.clock_ends_at.set(clock),
             ],
         )
 

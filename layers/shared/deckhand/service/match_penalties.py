@@ -24,8 +24,11 @@ from .tableboard import Unchanged
 KINDS = ("warning", "violation", "foul", "forfeit", "disqualify")
 
 
-def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str) -> dict[str, Any]:
-    """Apply ``kind`` to ``player``'s seat at the board in play; where it was applied."""
+def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, penalty: str) -> dict[str, Any]:
+    """Apply ``kind`` to ``player``'s seat at the board in play; where and when it was applied.
+
+    ``penalty`` identifies the request (its Idempotency-Key): a retry of a penalty already applied
+    changes no board again and completes what the first attempt may have left undone."""
     event_id = event_id_of(event)
     if event.status != "playing":
         raise Conflict(
@@ -35,21 +38,40 @@ def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str) -> 
     match = next((m for m in list_matches(event_id, round_no) if m.table and player in m.players), None)
     if match is None:
         raise Rejected("unknown_player", f"player {player!r} plays no match in round {round_no}")
-    if match.status != "playing":
-        raise Rejected("match_over", f"the match of {player!r} at table {match.table} has ended")
     seat = match.players.index(player)
-    board = match.boards[-1]
+    done = _applied(event_id, round_no, match.table, match.boards, penalty)
+    if done is not None:
+        board, at = done
+    else:
+        if match.status != "playing":
+            raise Rejected("match_over", f"the match of {player!r} at table {match.table} has ended")
+        board = match.boards[-1]
 
-    def change(item: BoardStateItem) -> None | Unchanged[None]:
-        if item.status != "playing":
-            raise Rejected("board_not_in_play", f"board {item.board} at table {item.table} is {item.status}")
-        tableboard.apply_referee(item, Action(seat, kind), by)
-        return None
+        def change(item: BoardStateItem) -> None | Unchanged[None]:
+            if item.status != "playing":
+                raise Rejected(
+                    "board_not_in_play", f"board {item.board} at table {item.table} is {item.status}"
+                )
+            tableboard.apply_referee(item, Action(seat, kind), by, penalty)
+            return None
 
-    item, _ = tableboard.transact((event_id, round_no, match.table, board), change)
+        item, _ = tableboard.transact((event_id, round_no, match.table, board), change)
+        at = next(e["at"] for e in reversed(item.log) if e.get("pid") == penalty)
+        flow.after_change(rt, item)
     if kind == "disqualify":
         side = next(i for i, seats in enumerate(game(event.ruleset).sides) if seat in seats)
         pair = match.pairs[side]
         TeamItem(event_pk(event_id), team_sk(pair)).update(actions=[TeamItem.active.set(False)])
-    flow.after_change(rt, item)
-    return {"round": round_no, "table": match.table, "board": board, "seat": seat}
+    return {"round": round_no, "table": match.table, "board": board, "seat": seat, "at": at}
+
+
+def _applied(
+    event_id: str, round_no: int, table: str, boards: list[str], penalty: str
+) -> tuple[str, int] | None:
+    """(board, time) of the penalty ``penalty`` if a board of the match logs it already."""
+    items = tableboard.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
+    for (_, board), item in items.items():
+        for entry in item.log:
+            if entry.get("pid") == penalty:
+                return board, int(entry["at"])
+    return None

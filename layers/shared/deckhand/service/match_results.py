@@ -82,6 +82,21 @@ def match_document(
     event_id: str, m: MatchItem, names: dict[str, str], seats: dict[str, list[int]]
 ) -> dict[str, Any]:
     """One match of the results document (docs/export.md)."""
+    if m.table == "" and m.pairs[1] is not None:  # a game forfeited by a withdrawn pair: no table
+        winner, loser = m.pairs
+        return {
+            "round": m.round,
+            "table": None,
+            "pairs": [winner, loser],
+            "names": {p: names.get(p, p) for p in m.pairs},
+            "forfeit": True,
+            "boards": [],
+            "result": {
+                "mp": {winner: m.result["mp"][0], loser: m.result["mp"][1]},
+                "lp": {winner: m.result["lp"][0], loser: m.result["lp"][1]},
+                "kind": "forfeit",
+            },
+        }
     if m.table == "" or m.result is not None and m.result.get("kind") == "bye":
         (team,) = [p for p in m.pairs if p is not None]
         return {

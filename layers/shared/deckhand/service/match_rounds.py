@@ -19,7 +19,8 @@ from pynamodb.exceptions import DoesNotExist, PutError
 from ..competition.matchplay import manual, round_robin, swiss
 from ..competition.matchplay.entrants import Entrant
 from ..competition.matchplay.errors import CannotPairError, MatchPlayError
-from ..engines.registry import game
+from ..competition.matchplay.level_points import FORFEIT_POINTS
+from ..engines.registry import Game, game
 from ..errors import DeckhandError
 from . import flow
 from .clock import now_ms
@@ -30,6 +31,7 @@ from .keys import (
     audit_sk,
     bye_sk,
     event_pk,
+    forfeit_sk,
     match_sk,
     pairing_sk,
     progress_sk,
@@ -67,14 +69,18 @@ def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
     if len([e for e in field if e.active]) < 2:
         raise Conflict("a round of matches needs at least two pairs registered")
     if settings.format is MatchFormat.ROUND_ROBIN:
-        ids = [e.id for e in sorted(field, key=lambda e: e.reg) if e.active]
+        # The schedule is fixed by the field registered (Berger tables): a pair that withdraws or is
+        # disqualified keeps its place, and its later games are forfeits (RULES.md §4.3).
+        ids = [e.id for e in sorted(field, key=lambda e: e.reg)]
+        active = {e.id for e in field if e.active}
         rounds = round_robin.schedule(ids)
         if round_no > len(rounds):
             raise Conflict(f"a round robin of {len(ids)} pairs has {len(rounds)} rounds")
-        games = rounds[round_no - 1]
-        pairs = [[a, b] for a, b in games if a is not None and b is not None]
-        rest = next((a if b is None else b for a, b in games if a is None or b is None), None)
-        return {"pairs": pairs, "bye": None, "rest": rest, "source": "schedule"}
+        games = [(a, b) for a, b in rounds[round_no - 1] if a is not None and b is not None]
+        pairs = [[a, b] for a, b in games if a in active and b in active]
+        forfeits = [[a, b] if a in active else [b, a] for a, b in games if (a in active) != (b in active)]
+        rest = next((a or b for a, b in rounds[round_no - 1] if a is None or b is None), None)
+        return {"pairs": pairs, "bye": None, "rest": rest, "forfeits": forfeits, "source": "schedule"}
     options = settings.swiss_options(field)
     try:
         pairing = swiss.pair_round(field, history(event_id_of(event), round_no - 1), round_no, options)
@@ -96,6 +102,8 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         "stored": True,
         "pairs": item.pairs,
         "bye": item.bye,
+        **({"rest": item.rest} if item.rest else {}),
+        **({"forfeits": item.forfeits} if item.forfeits else {}),
         "source": item.source,
         "warnings": item.warnings,
         **({"reason": item.reason} if item.reason else {}),
@@ -109,7 +117,9 @@ def save_computed_pairing(event: EventItem, round_no: int) -> None:
         event_pk(event_id_of(event)),
         pairing_sk(round_no),
         pairs=pairing["pairs"],
-        bye=pairing["bye"] or pairing.get("rest"),
+        bye=pairing["bye"],
+        rest=pairing.get("rest"),
+        forfeits=pairing.get("forfeits") or None,
         source=pairing["source"],
         warnings=[],
     )
@@ -187,6 +197,8 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
                 "games": settings.games.value,
                 "same_boards": settings.same_boards,
                 "options": event.options,
+                "clock_minutes": minutes,  # each game's clock (a best of three restarts it)
+                "forfeit": list(forfeit_points(g, options)),
             },
             boards=["1"],
             games=[],
@@ -202,24 +214,28 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
         first = board_item(event_id, match, 1, first_carry(match), order, g.ruleset, round_item.commitment)
         with contextlib.suppress(PutError):
             first.save(condition=first.__class__.pk.does_not_exist())
-    for team in round_item.byes or []:
-        bye = MatchItem(
+    # Scored without a table: a game a withdrawn pair forfeits, and the bye (RULES.md §4.3).
+    lp = list(forfeit_points(g, options))
+    unplayed = [(forfeit_sk(round_no, w), [w, x], "forfeit") for w, x in round_item.forfeits or []]
+    unplayed += [(bye_sk(round_no, team), [team, None], "bye") for team in round_item.byes or []]
+    for key, sides, kind in unplayed:
+        scored = MatchItem(
             event_pk(event_id),
-            bye_sk(round_no, team),
+            key,
             round=round_no,
             table="",
             number=0,
-            pairs=[team, None],
+            pairs=sides,
             players=[],
             devices=[],
             boards=[],
             games=[],
             status="done",
             started_at=round_item.started_at,
-            result=_bye_result(event),
+            result={"mp": [2, 0], "lp": lp, "kind": kind},
         )
-        with contextlib.suppress(PutError):
-            bye.save(condition=MatchItem.sk.does_not_exist())
+        with contextlib.suppress(PutError):  # a retried deal finds it there
+            scored.save(condition=MatchItem.sk.does_not_exist())
     ActiveItem(ACTIVE, active_sk(event_id, round_no), event_id=event_id, round=round_no).save()
     if event.status == "dealing":
         event.status = "playing"
@@ -232,12 +248,11 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     return round_item
 
 
-def _bye_result(event: EventItem) -> dict[str, Any]:
-    """A bye scores as a forfeit win (RULES.md §4.3): 2 MP and the level table's forfeit points."""
-    from ..competition.matchplay.entrants import bye
-
-    result = bye(0, "bye")
-    return {"mp": list(result.mp), "lp": list(result.lp), "kind": "bye"}
+def forfeit_points(g: Game, options: Any) -> tuple[int, int]:
+    """A forfeit win's level points under the event's options (RULES.md §4.3: a bye scores so)."""
+    if g.forfeit_points is not None and options is not None:
+        return g.forfeit_points(options)
+    return FORFEIT_POINTS
 
 
 def _round_item(event: EventItem, round_no: int) -> RoundItem:
@@ -246,8 +261,10 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
         return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
         pass
-    save_computed_pairing(event, round_no)
-    pairing = get_pairing(event, round_no)
+    pairing = get_pairing(event, round_no)  # an override stored before wins
+    if not pairing["stored"]:
+        save_computed_pairing(event, round_no)
+        pairing = get_pairing(event, round_no)
     g = game(event.ruleset)
     venue_tables = list_tables(event_id)
     pairs = pairing["pairs"]
@@ -277,7 +294,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
             }
         )
     salt = round_salt(event, round_no)
-    bye = pairing.get("bye") if pairing.get("source") != "schedule" else None
+    bye = pairing.get("bye")
     item = RoundItem(
         event_pk(event_id),
         round_sk(round_no),
@@ -290,6 +307,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
         started_at=now_ms(),
         match=True,
         byes=[bye] if bye else [],
+        forfeits=pairing.get("forfeits") or [],
     )
     try:
         item.save(condition=RoundItem.sk.does_not_exist())

@@ -132,6 +132,14 @@ class TeamItem(_Base):
     registration = UnicodeAttribute(null=True)  # the digest of the request that registered it
 
 
+class PairPlayerItem(_Base):
+    """pk EVENT#<id>, sk PAIRPLAYER#<player>: a player's place in one pair, written in the same
+    transaction as the pair (only if absent): two registrations at once never share a player."""
+
+    team = UnicodeAttribute()
+    registration = UnicodeAttribute()
+
+
 class TableItem(_Base):
     """pk EVENT#<id>, sk TABLE#<venue table id>: which device sits at each seat, which deals."""
 
@@ -161,6 +169,7 @@ class RoundItem(_Base):
     ended_at = IntAttribute(null=True)
     match = BooleanAttribute(null=True)  # a round of matches: its boards are the matches' (MatchItem)
     byes = JSONAttribute(null=True)  # a round of matches: the pair that sits out (scores a bye)
+    forfeits = JSONAttribute(null=True)  # [[winner, loser], …]: games a withdrawn pair forfeits
 
 
 class ProgressItem(_Base):
@@ -240,6 +249,8 @@ class PairingItem(_Base):
 
     pairs = JSONAttribute()  # [[pair, pair], …], the higher-standing pair first
     bye = UnicodeAttribute(null=True)
+    rest = UnicodeAttribute(null=True)  # a round robin's pair without a game this round (no score)
+    forfeits = JSONAttribute(null=True)  # [[winner, loser], …]: a round robin's games of a withdrawn pair
     source = UnicodeAttribute()  # swiss | schedule | override
     warnings = JSONAttribute(default=list)
     reason = UnicodeAttribute(null=True)  # an override's reason
@@ -287,6 +298,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     CounterItem,
     RegistrationItem,
     TeamItem,
+    PairPlayerItem,
     TableItem,
     DeviceItem,
     RoundItem,

@@ -8,8 +8,8 @@ from typing import Any
 from ..competition.matchplay.entrants import Entrant, Status
 from ..errors import DeckhandError
 from .events import ID, Conflict, get_event, request_digest, take_numbers, write_registration
-from .keys import TEAM_PREFIX, event_pk, team_of, team_sk, teams_counter_sk
-from .models import TeamItem
+from .keys import TEAM_PREFIX, event_pk, pair_player_sk, team_of, team_sk, teams_counter_sk
+from .models import PairPlayerItem, TeamItem
 
 PAIR = 2
 
@@ -83,5 +83,15 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
         )
         for i, pair in enumerate(pairs)
     ]
-    write_registration(items, digest, registration, "a pair in this batch is registered already")
+
+    def players_of(team: TeamItem) -> list[PairPlayerItem]:
+        pair = team_of(team.sk)
+        return [
+            PairPlayerItem(event_pk(event_id), pair_player_sk(p["id"]), team=pair, registration=digest)
+            for p in team.players
+        ]
+
+    write_registration(
+        items, digest, registration, "a pair or player in this batch is registered already", players_of
+    )
     return items

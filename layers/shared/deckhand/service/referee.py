@@ -8,6 +8,7 @@ RULES.md), and keeps the played scores next to it (``was``) for every export.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -23,12 +24,22 @@ from .runtime import Runtime
 from .scoring import recompute_latest_standings
 
 
-def record(event: EventItem, action: dict[str, Any], *, by: str, rt: Runtime | None = None) -> dict[str, Any]:
+def record(
+    event: EventItem,
+    action: dict[str, Any],
+    *,
+    by: str,
+    rt: Runtime | None = None,
+    request: str | None = None,
+) -> dict[str, Any]:
     """Record a referee action; in a match event a penalty is also applied to the player's board in
-    play (service/match_penalties.py: ``rt`` sends the table its new views)."""
+    play (service/match_penalties.py: ``rt`` sends the table its new views). ``request``: the
+    request's idempotency key, so a retry of a penalty that failed half-way applies it once."""
     event_id = event_id_of(event)
     kind = action["kind"]
     applied: dict[str, Any] = {}
+    token = secrets.token_hex(4)
+    at = now_ms()
     if kind == "adjust":
         if event.match is not None:
             raise Rejected(
@@ -39,19 +50,18 @@ def record(event: EventItem, action: dict[str, Any], *, by: str, rt: Runtime | N
         if not action.get("player"):
             raise Rejected("player_missing", f"a {kind} names the player")
         assert rt is not None, "a match penalty changes a board: the runtime sends its views"
-        applied = match_penalties.penalise(rt, event, kind, action["player"], by)
+        token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
+        applied = match_penalties.penalise(rt, event, kind, action["player"], by, token)
+        at = applied.pop("at")  # the audit entry of a retried penalty is the same item, written again
     else:
         if kind not in ("warning", "violation"):
             raise Rejected(
                 "not_for_duplicate", f"a {kind} is a match penalty (a game of pairs whose boards carry)"
             )
         _check_player(event_id, kind, action.get("player"))
-    at = now_ms()
     detail = {k: v for k, v in action.items() if v is not None and k != "kind"}
     detail.update(applied)
-    item = AuditItem(
-        event_pk(event_id), audit_sk(at, secrets.token_hex(4)), kind=kind, detail=detail, by=by, at=at
-    )
+    item = AuditItem(event_pk(event_id), audit_sk(at, token), kind=kind, detail=detail, by=by, at=at)
     item.save()
     return {"kind": kind, "by": by, "at": at, **detail}
 

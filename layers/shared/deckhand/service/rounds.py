@@ -61,9 +61,10 @@ def request_next_round(rt: Runtime, event_id: str) -> int:
     if event.current_round >= event.rounds:
         raise Conflict(f"all {event.rounds} rounds have been played")
     if event.match is not None:
-        from .match_rounds import compute_pairing
+        from .match_rounds import get_pairing
 
-        compute_pairing(event, event.current_round + 1)  # a round that cannot be paired is not started
+        # A round that cannot be paired is not started (unless the organiser paired it by hand).
+        get_pairing(event, event.current_round + 1)
     elif not list_players(event_id):
         raise Conflict("no players are registered")
     number = event.current_round + 1
@@ -373,7 +374,9 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
         for t in tables:
             m = matches.get(t["table"])
             if m is not None:
-                t["match"] = {"status": m.status, "result": m.result, "games": len(m.games)}
+                t["match"] = {"status": m.status, "games": len(m.games)}
+                if staff or r.status == "done":  # never a score of the round in play to the public
+                    t["match"]["result"] = m.result
     if r.status == "done":
         out["salt"] = r.salt
     return out

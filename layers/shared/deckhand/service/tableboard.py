@@ -156,19 +156,23 @@ def _due(item: BoardStateItem, seat: int, timing: Timing) -> tuple[int, Action]:
     the decision's default."""
     asked = item.asked_at[seat]
     warning = timing.warning
-    if timing.warn_ms is not None and warning is not None and not _warned(item, seat, warning.kind, asked):
+    if timing.warn_ms is None or warning is None:
+        return asked + timing.limit_ms, timing.default
+    warned = _warned_at(item, seat, warning.kind, asked)
+    if warned is None:
         return asked + timing.warn_ms, warning
-    return asked + timing.limit_ms, timing.default
+    # The rest of the decision's time runs from the warning (a late sweep never gives both at once).
+    return warned + timing.limit_ms - timing.warn_ms, timing.default
 
 
-def _warned(item: BoardStateItem, seat: int, kind: str, asked: int) -> bool:
-    """The seat's clock has given its warning since it was asked (the log, newest first)."""
+def _warned_at(item: BoardStateItem, seat: int, kind: str, asked: int) -> int | None:
+    """When the seat's clock gave its warning since it was asked (the log, newest first), if it has."""
     for entry in reversed(item.log):
         if entry.get("at", asked) < asked:  # a dealing table's report has no time: looked past
-            return False
+            return None
         if entry["s"] == seat and entry["t"] == kind and entry.get("to"):
-            return True
-    return False
+            return int(entry["at"])
+    return None
 
 
 def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> bool:
@@ -194,15 +198,20 @@ def apply_action(item: BoardStateItem, action: Action, *, msg: str = "") -> bool
     return redealt
 
 
-def apply_referee(item: BoardStateItem, action: Action, by: str) -> None:
+def apply_referee(item: BoardStateItem, action: Action, by: str, penalty: str = "") -> None:
     """A referee's penalty on the board in play (warning, violation, foul, forfeit, disqualification:
     the engine applies what each means), logged with who gave it. The clocks of the seats still to act
     run on; a seat newly asked (a violation passes its turn) is asked now. Raises ``Rejected``."""
     g, board = engine_of(item)
     now = now_ms()
+    if clock_due(item):  # the match's clock ran out first: this board is its last, however it ends
+        _tell_time_up(item, g, board, now)
     before = set(board.pending())
     board.apply(action)
-    item.log = [*item.log, {**_log_entry(g, action, now), "by": by}]
+    entry = {**_log_entry(g, action, now), "by": by}
+    if penalty:
+        entry["pid"] = penalty  # the penalty's id: a retry of the same request finds it applied
+    item.log = [*item.log, entry]
     _ask(item, g, board, before, now)
     _run_ai(item, g, board, now)
     _finish(item, board)
@@ -228,8 +237,7 @@ def apply_timeouts(item: BoardStateItem) -> Timeouts:
     deal = board.deal_index
     applied = 0
     if clock:
-        board.apply(Action(0, g.time_up))
-        item.log = [*item.log, {"s": 0, "t": g.time_up, "at": now_ms()}]
+        _tell_time_up(item, g, board, now_ms())
         applied += 1
     while not board.finished:
         now = now_ms()
@@ -260,6 +268,11 @@ def apply_timeouts(item: BoardStateItem) -> Timeouts:
     redealt = _note_redeal(item, board, deal, now_ms())
     _finish(item, board)
     return Timeouts(applied, redealt)
+
+
+def _tell_time_up(item: BoardStateItem, g: Game, board: Board, now: int) -> None:
+    board.apply(Action(0, g.time_up))
+    item.log = [*item.log, {"s": 0, "t": g.time_up, "at": now}]
 
 
 def clock_due(item: BoardStateItem) -> bool:

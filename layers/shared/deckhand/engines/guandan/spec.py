@@ -31,6 +31,12 @@ def _clock(options: Any) -> int | None:
     return options.minutes if options.end_mode in (EndMode.TIME, EndMode.TIME_OR_BOARDS) else None
 
 
+def _forfeit(options: Any) -> tuple[int, int]:
+    """The level table's forfeit points (RULES.md §4.1: 18:0 unless the event's table says otherwise)."""
+    assert isinstance(options, Options)
+    return options.table.forfeit
+
+
 def _decision(action: Action) -> Hashable:
     """The cards and, for a play, the reading declared (two readings of the same cards differ)."""
     data = None if action.data is None else json.dumps(action.data, sort_keys=True)
@@ -78,4 +84,5 @@ SPEC = GameSpec(
     decision_key=_decision,
     match_clock=_clock,
     time_up="time_up",
+    forfeit_points=_forfeit,
 )
