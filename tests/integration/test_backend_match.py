@@ -370,3 +370,25 @@ def test_a_handset_calls_the_referee_and_play_goes_on(league):
     play(bots)
     counts = audit.audit_event("league")
     assert counts["replay_mismatches"] == counts["doubled"] == 0
+
+
+def test_a_tables_handsets_restarting_mid_match_resume_the_board_in_play(league):
+    """Every handset of one table reboots during the match's second board: each says hello and gets
+    its own view of that board (never board 1's, never another seat's hand), and the match goes on."""
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    table_a = [bot for bot in bots if bot.thing in THINGS[:4]]
+    for _ in range(400):  # play table A until its second board has begun
+        if tableboard.load("league", 1, "A", "2") is not None:
+            break
+        for bot in table_a:
+            bot.act()
+    second = tableboard.load("league", 1, "A", "2")
+    assert second is not None and second.status == "playing"
+    for seat, thing in enumerate(THINGS[:4]):
+        assert b.send(thing, {"t": "hello", "msg": f"{thing}-boot"})["status"] == "accepted"
+        view = b.last_view(thing)
+        assert view["b"] == "2" and view["s"] == seat
+        assert sorted(view["h"]) == sorted(b.seat_view(thing, view)["hand"])  # its own, in display order
+    play(bots)
+    assert rounds.round_status("league", 1)["status"] == "done"
