@@ -392,3 +392,25 @@ def test_a_tables_handsets_restarting_mid_match_resume_the_board_in_play(league)
         assert sorted(view["h"]) == sorted(b.seat_view(thing, view)["hand"])  # its own, in display order
     play(bots)
     assert rounds.round_status("league", 1)["status"] == "done"
+
+
+def test_round_one_by_snake_reads_the_pairs_seeds(backend):
+    """Swiss round 1 "snake by strength" (RULES.md §4.3): the seeds the pairs were registered with
+    order the field, whatever their registration numbers."""
+    events.create_event(
+        match_event(match={"format": "swiss", "swiss": {"round1": "snake", "no_same_region_round1": False}})
+    )
+    seeds = {"N": 4, "E": 1, "S": 3, "W": 2}
+    pairs.register_pairs(
+        "league", [{"id": p, "seed": seeds[p], "players": [{"id": f"{p}1"}, {"id": f"{p}2"}]} for p in PAIRS]
+    )
+    listed = {pairs.entrants([t])[0].id: pairs.entrants([t])[0].seed for t in pairs.list_teams("league")}
+    assert listed == seeds
+    shown = match_rounds.get_pairing(events.get_event("league"), 1)
+    from deckhand.competition.matchplay import swiss
+
+    expected = swiss.pair_round(
+        pairs.entrants(pairs.list_teams("league")), [], 1, swiss.SwissOptions(round1=swiss.Round1Method.SNAKE)
+    )
+    assert shown["pairs"] == [list(p) for p in expected.pairs]
+    assert shown["pairs"] != [["N", "E"], ["S", "W"]]  # not the registration order

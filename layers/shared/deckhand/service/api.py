@@ -150,6 +150,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
                     "number": t.number,
                     "name": t.name,
                     "players": t.players,
+                    "seed": t.seed,
                     "region": t.region,
                     "club": t.club,
                     "active": t.active,

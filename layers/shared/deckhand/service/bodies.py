@@ -129,6 +129,10 @@ class PairSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
     name: Annotated[Text | None, Field(max_length=200)] = None
     players: Annotated[list[PairPlayer], Field(min_length=2, max_length=2)]
+    seed: Annotated[
+        int | None,
+        Field(ge=1, le=100000, description="Strength, 1 the strongest (a Swiss round 1 by snake)."),
+    ] = None
     region: Annotated[Text | None, Field(max_length=100)] = None
     club: Annotated[Text | None, Field(max_length=100)] = None
 

@@ -126,6 +126,7 @@ class TeamItem(_Base):
     name = UnicodeAttribute()
     number = IntAttribute()
     players = JSONAttribute()  # [{"id", "name"}, {"id", "name"}]: the pair's two players
+    seed = IntAttribute(null=True)  # strength, 1 the strongest (a Swiss round 1 by snake)
     region = UnicodeAttribute(null=True)
     club = UnicodeAttribute(null=True)
     active = BooleanAttribute(default=True)  # False: withdrawn (results kept, no longer paired)
