@@ -30,6 +30,7 @@ STEP_WORDS: dict[Step, str] = {
     Step.OPP: "opponents' level points",
     Step.SHARED: "shared place",
     Step.LOT: "lot",
+    Step.KNOCKOUT: "knockout round reached",
 }
 
 _STEP_EXPLAINED: dict[Step, str] = {
@@ -40,6 +41,7 @@ _STEP_EXPLAINED: dict[Step, str] = {
     Step.OPP: "still tied; more opponents' level points (each opponent's total, once per game played).",
     Step.SHARED: "tied on every step: the place is shared.",
     Step.LOT: "tied on every step: the place was drawn by lot.",
+    Step.KNOCKOUT: "a knockout: the later the round a pair was knocked out in, the better its place.",
 }
 
 _ORDINALS = ("1st", "2nd", "3rd", "4th")

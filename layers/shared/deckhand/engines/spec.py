@@ -120,6 +120,8 @@ class GameSpec:
     # A forfeited game's level points under these options (winner, loser): a bye, and a disqualified
     # pair's later games of a best of three, score so.
     forfeit_points: Callable[[Any], tuple[int, int]] | None = None
+    # The options as JSON with drawn games ruled out (a knockout: a game level at its end plays on).
+    no_draws: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

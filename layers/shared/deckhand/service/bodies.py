@@ -56,7 +56,7 @@ class Body(BaseModel):
 class MatchSpec(Body):
     """A match event's settings (service/match_settings.py checks the options' documents)."""
 
-    format: Literal["swiss", "round_robin"] = "swiss"
+    format: Literal["swiss", "round_robin", "knockout"] = "swiss"
     games: Literal["one_game", "best_of_three"] = "one_game"
     same_boards: bool = Field(
         default=False, description="Board k is the same deal at every table of a round (off by default)."

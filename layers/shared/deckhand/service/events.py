@@ -31,7 +31,7 @@ from .keys import (
     registration_sk,
     table_sk,
 )
-from .match_settings import MatchSettings, rule_options
+from .match_settings import MatchFormat, MatchSettings, rule_options
 from .models import (
     CounterItem,
     DeviceItem,
@@ -79,6 +79,8 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
         # end mode takes; the settings and the rule set's options are typed and checked now.
         settings = MatchSettings.from_dict(spec.get("match"))
         options = rule_options(g, spec.get("options"))
+        if settings.format is MatchFormat.KNOCKOUT and g.no_draws is not None and options is not None:
+            options = rule_options(g, g.no_draws(options.to_dict()))  # a knockout game is never drawn
         settings.clock_minutes(g, options)
         spec = {**spec, "format": "pvp", "groups": 1, "boards_per_round": spec.get("boards_per_round") or 1}
     elif spec.get("match") or spec.get("options"):

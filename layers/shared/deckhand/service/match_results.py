@@ -6,6 +6,7 @@ the stored matches into its form and writes its answers into documents (docs/exp
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..competition.matchplay import ranking
@@ -15,7 +16,8 @@ from . import tableboard
 from .disclosure import deals_from
 from .events import event_id_of
 from .keys import team_of
-from .match_settings import MatchSettings
+from .knockouts import bracket
+from .match_settings import MatchFormat, MatchSettings
 from .models import EventItem, MatchItem
 from .pairs import entrants, list_teams
 from .round_boards import list_matches
@@ -40,8 +42,17 @@ def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     event_id = event_id_of(event)
     teams = list_teams(event_id)
     names = {team_of(t.sk): t.name for t in teams}
-    options = MatchSettings.from_dict(event.match).ranking_options()
-    ranked = ranking.rank(entrants(teams), history(event_id, upto_round), options)
+    settings = MatchSettings.from_dict(event.match)
+    field = entrants(teams)
+    results = history(event_id, upto_round)
+    ranked = ranking.rank(field, results, settings.ranking_options())
+    if settings.format is MatchFormat.KNOCKOUT:
+        # A knockout's place is the round a pair was knocked out in (the chain only orders the tied).
+        places = bracket(field, results, upto_round).places()
+        ranked = sorted(
+            (replace(s, place=places[s.team], decided_by=ranking.Step.KNOCKOUT) for s in ranked),
+            key=lambda s: s.place,
+        )
     return {
         "round": upto_round,
         "standings": [

@@ -38,6 +38,7 @@ from .keys import (
     round_sk,
     table_of,
 )
+from .knockouts import bracket
 from .match_boards import board_item, deal_item, first_carry, match_deal
 from .match_results import history
 from .match_settings import MatchFormat, MatchSettings
@@ -81,12 +82,30 @@ def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         forfeits = [[a, b] if a in active else [b, a] for a, b in games if (a in active) != (b in active)]
         rest = next((a or b for a, b in rounds[round_no - 1] if a is None or b is None), None)
         return {"pairs": pairs, "bye": None, "rest": rest, "forfeits": forfeits, "source": "schedule"}
+    if settings.format is MatchFormat.KNOCKOUT:
+        return _knockout_pairing(event, field, round_no)
     options = settings.swiss_options(field)
     try:
         pairing = swiss.pair_round(field, history(event_id_of(event), round_no - 1), round_no, options)
     except CannotPairError as exc:
         raise PairingProblem(str(exc)) from None
     return {"pairs": [list(p) for p in pairing.pairs], "bye": pairing.bye, "source": "swiss"}
+
+
+def _knockout_pairing(event: EventItem, field: list[Entrant], round_no: int) -> dict[str, Any]:
+    """The round's matches of the bracket (a walkover: its pair goes on without playing); a pair that
+    withdrew or was disqualified forfeits its match."""
+    drawn = bracket(field, history(event_id_of(event), round_no - 1), round_no - 1)
+    if event.rounds != drawn.rounds:
+        raise Conflict(
+            f"a knockout of {len(field)} pairs has {drawn.rounds} rounds; the event has {event.rounds}"
+        )
+    active = {e.id for e in field if e.active}
+    games = [(a, b) for a, b in drawn.matches(round_no) if a is not None and b is not None]
+    pairs = [[a, b] for a, b in games if a in active and b in active]
+    forfeits = [[a, b] if a in active else [b, a] for a, b in games if (a in active) != (b in active)]
+    walkovers = [a or b for a, b in drawn.matches(round_no) if (a is None) != (b is None)]
+    return {"pairs": pairs, "bye": None, "forfeits": forfeits, "walkovers": walkovers, "source": "knockout"}
 
 
 def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:

@@ -21,10 +21,12 @@ from ..errors import DeckhandError
 
 
 class MatchFormat(StrEnum):
-    """How the pairs of a round are found (the formats the service runs; knockouts: `deckhand pairings`)."""
+    """How the pairs of a round are found (the formats the service runs; the staged ones and double
+    elimination are drawn by `deckhand pairings`)."""
 
     SWISS = "swiss"  # 积分编排: by standing, never the same opponents twice
     ROUND_ROBIN = "round_robin"  # Berger tables: everyone meets everyone (a rest in an odd field)
+    KNOCKOUT = "knockout"  # single elimination: seeds by strength, byes to the strongest, no draws
 
 
 @dataclass(frozen=True)

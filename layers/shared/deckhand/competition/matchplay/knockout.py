@@ -263,3 +263,25 @@ def knockout_winner(
     if wins_b >= need:
         return Side.B
     return None
+
+
+def knockout_places(plan: list[Match], winners: Mapping[str, int], seeds: Sequence[int]) -> dict[int, int]:
+    """Places of a single elimination so far (002 §25): a pair knocked out in round k shares the place
+    after every pair that went on past round k; the pairs still in share the first place (one, the
+    champion, once the final is played)."""
+    resolved = resolve(plan, winners)
+    out_in: dict[int, int] = {}  # seed → the round it lost
+    for m in plan:
+        r = resolved.get(m.id)
+        if r is None or r.a is None or r.b is None or m.id not in winners:
+            continue
+        loser = r.b if winners[m.id] == r.a else r.a
+        out_in[loser] = m.round
+    places: dict[int, int] = {}
+    for seed in seeds:
+        k = out_in.get(seed)
+        if k is None:
+            places[seed] = 1
+        else:
+            places[seed] = 1 + sum(1 for s in seeds if out_in.get(s) is None or out_in[s] > k)
+    return places

@@ -40,9 +40,10 @@ class Step(Enum):
     OPP = "opp"
     SHARED = "shared"
     LOT = "lot"
+    KNOCKOUT = "knockout"  # a knockout's place: the round its pair was knocked out in
 
 
-_ORDER = [Step.NONE, Step.MP, Step.LP, Step.LD, Step.H2H, Step.OPP, Step.LOT, Step.SHARED]
+_ORDER = [Step.NONE, Step.KNOCKOUT, Step.MP, Step.LP, Step.LD, Step.H2H, Step.OPP, Step.LOT, Step.SHARED]
 
 
 class HeadToHead(Enum):

@@ -85,4 +85,5 @@ SPEC = GameSpec(
     match_clock=_clock,
     time_up="time_up",
     forfeit_points=_forfeit,
+    no_draws=lambda options: {**options, "draws": False},  # RULES.md §4.3: an extra board decides
 )
