@@ -9,22 +9,26 @@ from deckhand_local.venue.crash_report import differences
 from deckhand_local.venue.crash_soak import MID_BOARD, CrashSoak
 
 
-def soak(tmp_path, kills):
+def soak(tmp_path, kills, **changes):
+    """The small crash soak (``changes``: CrashSoak's arguments changed, e.g. another rule set)."""
     log = io.StringIO()
+    shape = {
+        "seed": "crash-test",
+        "tables": 2,
+        "groups": 1,
+        "rounds": 1,
+        "boards": 2,
+        "dealers": 1,
+        "kinds": (MID_BOARD,),
+        "gap_seconds": (3.0, 6.0),
+        "tick_seconds": 0.1,
+        "stall_seconds": 45.0,
+    }
     result = CrashSoak(
-        work=tmp_path / f"kills-{kills}",
-        seed="crash-test",
+        work=tmp_path / f"{changes.get('seed', 'crash-test')}-kills-{kills}",
         log=log,
-        tables=2,
-        groups=1,
-        rounds=1,
-        boards=2,
-        dealers=1,
         kills=kills,
-        kinds=(MID_BOARD,),
-        gap_seconds=(3.0, 6.0),
-        tick_seconds=0.1,
-        stall_seconds=45.0,
+        **{**shape, **changes},
     ).run()
     assert result.stalled is None, result.stalled + "\n" + log.getvalue()
     return result
@@ -51,25 +55,8 @@ def test_a_venue_killed_mid_match_restarts_and_the_matches_complete_unchanged(tm
     ruleset = next(r for r in RULESETS if game(r).competition is Competition.MATCH)
 
     def match_soak(kills):
-        log = io.StringIO()
-        result = CrashSoak(
-            work=tmp_path / f"match-kills-{kills}",
-            seed="crash-match",
-            log=log,
-            tables=2,
-            groups=1,
-            rounds=1,
-            boards=2,
-            dealers=1,
-            kills=kills,
-            ruleset=ruleset,
-            kinds=(MID_BOARD,),
-            gap_seconds=(4.0, 8.0),
-            tick_seconds=0.05,
-            stall_seconds=45.0,
-        ).run()
-        assert result.stalled is None, result.stalled + "\n" + log.getvalue()
-        return result
+        changes = {"seed": "crash-match", "gap_seconds": (4.0, 8.0), "tick_seconds": 0.05}
+        return soak(tmp_path, kills, ruleset=ruleset, **changes)
 
     baseline = match_soak(0)
     crashed = match_soak(1)
