@@ -51,10 +51,25 @@ def test_bad_match_settings_are_refused_naming_the_field():
             ({"options": {"end_mode": "boards"}, "match": {"no_new_board_after": 50}}, "no clock"),
             ({"match": {"swiss": {"round1": "coin"}}}, "match.swiss"),
             ({"ruleset": "bigtwo-2017", "boards_per_round": 2}, "duplicate"),
+            ({"match": {"format": "round_robin", "round_robin": {"legs": 3}}}, "match.round_robin.legs"),
+            (
+                {"match": {"format": "double_elimination", "knockout": {"final": "twice"}}},
+                "match.knockout.final",
+            ),
+            ({"match": {"format": "swiss_with_cut"}}, "match.stages.units"),
+            ({"match": {"format": "swiss", "stages": {"qualifiers": 4}}}, "match.stages"),
         ):
             status, body = call(api, "POST", "/events", {**LEAGUE, **change})
             assert status in (400, 422) and fragment in body["error"], (change, body)
         assert call(api, "GET", "/events/league")[0] == 404
+        staged = {
+            "format": "swiss_then_knockout",
+            "stages": {"swiss_rounds": 1, "qualifiers": 4},
+            "knockout": {"third_place": "play", "match": {"decision": "summed_level_points", "games": 2}},
+        }
+        status, body = call(api, "POST", "/events", {**LEAGUE, "event_id": "cup", "match": staged})
+        assert status == 201 and body["match"]["stages"] == {"swiss_rounds": 1, "qualifiers": 4}, body
+        assert body["match"]["knockout"]["match"] == {"decision": "summed_level_points", "games": 2}
         # A pair of three players, or a player in two pairs, is refused whole.
         assert call(api, "POST", "/events", LEAGUE)[0] == 201
         three = {"pairs": [{"id": "A", "players": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}]}

@@ -65,7 +65,7 @@ def test_a_short_field_gives_the_strongest_a_walkover(backend):
 
 def test_a_knockout_needs_as_many_rounds_as_its_bracket(backend):
     knockout_event(backend, PAIRS, 3)  # 4 pairs: 2 rounds
-    with pytest.raises(events.Conflict, match="has 2 rounds"):
+    with pytest.raises(events.Conflict, match="takes 2 rounds"):
         rounds.request_next_round(backend.rt, "league")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from backend import act
-from deckhand.service import events, match_rounds, pairs, referee, rounds, tableboard
+from deckhand.service import events, match_formats, match_rounds, pairs, referee, rounds, tableboard
 from deckhand.service.keys import event_pk, match_sk
 from deckhand.service.models import AuditItem, MatchItem, TeamItem
 from deckhand.service.round_boards import list_matches
@@ -98,7 +98,7 @@ def test_a_round_the_swiss_cannot_pair_starts_with_the_organisers_pairing(backen
     for _ in range(3):
         rounds.request_next_round(backend.rt, "league")
         play(bots)
-    with pytest.raises(match_rounds.PairingProblem):
+    with pytest.raises(match_formats.PairingProblem):
         rounds.request_next_round(backend.rt, "league")  # 4 pairs, 3 rounds: everyone has met
     met = [m.pairs for m in list_matches("league", 1) if m.table]
     match_rounds.override_pairing(events.get_event("league"), 4, met, None, "a fourth round", "org")

@@ -472,3 +472,23 @@ def test_the_documented_columns_are_the_exported_ones():
     section = re.sub(r",\s+", ",", text[text.index("### Exports of a match-play event") :])
     for columns in (MATCH_RESULTS_COLUMNS, MATCH_BOARDS_COLUMNS, MATCH_STANDINGS_COLUMNS):
         assert f"`{','.join(columns)}`" in section
+
+
+def test_html_names_bracket_matches_and_group_places():
+    from deckhand.competition.match_render import bracket_words
+
+    result = {"mp": {"A": 2, "B": 0}, "lp": {"A": 18, "B": 0}, "kind": "forfeit"}
+    final = {**match(2, "T1", "A", "B", [], result), "bracket": "F2"}
+    third = {**match(2, "T2", "C", "D", [], result), "bracket": "L3-2"}
+    standings = [
+        {"team": "A", "group": "A", "place": 1, "mp": 2, "lp": 18, "opp": 0, "decided_by": "knockout"},
+        {"team": "C", "group": "B", "place": 1, "mp": 2, "lp": 18, "opp": 0, "decided_by": "cut"},
+    ]
+    page = match_results_html({"ruleset": "guandan-2023", "matches": [final, third], "standings": standings})
+    assert "(Reset final)" in page and "(Losers&#x27; bracket, round 3, match 2)" in page
+    assert ">A 1<" in page and ">B 1<" in page and "stage reached" in page
+    assert (
+        bracket_words("W2-1") == "Winners' bracket, round 2, match 1"
+        and bracket_words("3rd") == "3rd-place match"
+    )
+    assert bracket_words("odd") == "odd"

@@ -31,6 +31,7 @@ STEP_WORDS: dict[Step, str] = {
     Step.SHARED: "shared place",
     Step.LOT: "lot",
     Step.KNOCKOUT: "knockout round reached",
+    Step.CUT: "stage reached",
 }
 
 _STEP_EXPLAINED: dict[Step, str] = {
@@ -42,7 +43,23 @@ _STEP_EXPLAINED: dict[Step, str] = {
     Step.SHARED: "tied on every step: the place is shared.",
     Step.LOT: "tied on every step: the place was drawn by lot.",
     Step.KNOCKOUT: "a knockout: the later the round a pair was knocked out in, the better its place.",
+    Step.CUT: "a staged event: pairs that played on (past a cut, or into the knockout) rank above the rest.",
 }
+
+# A bracket's match (``bracket`` in the document) in words.
+_BRACKETS = {"F": "Final", "F2": "Reset final", "3rd": "3rd-place match"}
+
+
+def bracket_words(label: str) -> str:
+    """``W2-1`` → "Winners' bracket, round 2, match 1"; ``F`` → "Final"."""
+    if label in _BRACKETS:
+        return _BRACKETS[label]
+    part = {"W": "Winners' bracket", "L": "Losers' bracket"}.get(label[:1])
+    rnd, _, number = label[1:].partition("-")
+    if part is None or not rnd.isdigit() or not number.isdigit():
+        return label
+    return f"{part}, round {rnd}, match {number}"
+
 
 _ORDINALS = ("1st", "2nd", "3rd", "4th")
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -416,9 +433,10 @@ def _standings_html(doc: Mapping[str, Any]) -> str:
         step = _step(s.get("decided_by"))
         if step is not None and step in _STEP_EXPLAINED and step not in used:
             used.append(step)
+        group = _text(s.get("group"))
         rows.append(
             [
-                _text(s.get("place")),
+                f"{group} {_text(s.get('place'))}" if group else _text(s.get("place")),
                 _text(s.get("name")) or names.get(team, team),
                 _text(s.get("mp")),
                 _text(s.get("lp")),
@@ -512,7 +530,9 @@ def _match_html(m: _Match) -> str:
         head = f"Bye: {m.name(m.a)}"
     else:
         table = f"Table {m.table}: " if m.table else ""
-        head = f"{table}{m.name(m.a)} v {m.name(m.b)}"
+        label = _text(m.raw.get("bracket"))
+        stage = f" ({bracket_words(label)})" if label else ""
+        head = f"{table}{m.name(m.a)} v {m.name(m.b)}{stage}"
     who = []
     for team in (m.a, m.b):
         seats = [s for s in sorted(m.seat_team) if team is not None and m.seat_team[s] == team]

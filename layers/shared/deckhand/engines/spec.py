@@ -122,6 +122,9 @@ class GameSpec:
     forfeit_points: Callable[[Any], tuple[int, int]] | None = None
     # The options as JSON with drawn games ruled out (a knockout: a game level at its end plays on).
     no_draws: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # The options as JSON for one extra board that decides a knockout match level on summed level
+    # points (RULES.md §4.3 Draws): a game of one board, played on until a side wins it.
+    decider: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -56,7 +56,9 @@ class Body(BaseModel):
 class MatchSpec(Body):
     """A match event's settings (service/match_settings.py checks the options' documents)."""
 
-    format: Literal["swiss", "round_robin", "knockout"] = "swiss"
+    format: Literal[
+        "swiss", "round_robin", "knockout", "double_elimination", "swiss_with_cut", "swiss_then_knockout"
+    ] = "swiss"
     games: Literal["one_game", "best_of_three"] = "one_game"
     same_boards: bool = Field(
         default=False, description="Board k is the same deal at every table of a round (off by default)."
@@ -72,6 +74,18 @@ class MatchSpec(Body):
     )
     ranking: dict[str, Any] | None = Field(
         default=None, description="chain, h2h, h2h_recursive, final, lot_seed"
+    )
+    round_robin: dict[str, Any] | None = Field(
+        default=None, description="groups (snake by seed; 1 by default), legs (1 single, 2 double)"
+    )
+    knockout: dict[str, Any] | None = Field(
+        default=None,
+        description="third_place (none|play), final (one_final|reset: double elimination), "
+        "match ({decision: best_of|summed_level_points, games: 3|5 or 2|3})",
+    )
+    stages: dict[str, Any] | None = Field(
+        default=None,
+        description="swiss_with_cut: units [{rounds, leave}]; swiss_then_knockout: swiss_rounds, qualifiers (2ⁿ)",
     )
 
 

@@ -79,9 +79,15 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
         # end mode takes; the settings and the rule set's options are typed and checked now.
         settings = MatchSettings.from_dict(spec.get("match"))
         options = rule_options(g, spec.get("options"))
-        if settings.format is MatchFormat.KNOCKOUT and g.no_draws is not None and options is not None:
+        whole_bracket = settings.format in (MatchFormat.KNOCKOUT, MatchFormat.DOUBLE_ELIMINATION)
+        if whole_bracket and g.no_draws is not None and options is not None:
             options = rule_options(g, g.no_draws(options.to_dict()))  # a knockout game is never drawn
         settings.clock_minutes(g, options)
+        staged = settings.stages.fixed_rounds()
+        if staged is not None and staged != spec["rounds"]:
+            raise DeckhandError(f"rounds: the stages take {staged} rounds; the event has {spec['rounds']}")
+        if settings.knockout.match is not None and not settings.format.bracket:
+            raise DeckhandError("match.knockout.match: only for the formats with a knockout")
         spec = {**spec, "format": "pvp", "groups": 1, "boards_per_round": spec.get("boards_per_round") or 1}
     elif spec.get("match") or spec.get("options"):
         raise DeckhandError(f"{g.name} events are duplicate events: no match settings or options")

@@ -12,11 +12,15 @@ every table); the round's commitment is SHA-256 of the salt (docs/protocol.md, V
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
 
-from ..competition.matchplay.entrants import RoundFormat
+from ..competition.matchplay.entrants import RoundFormat, combine_games
+from ..competition.matchplay.errors import ExtraBoardNeeded
+from ..competition.matchplay.knockout import KnockoutDecision, KnockoutMatchRule, knockout_winner
+from ..competition.matchplay.level_points import GameScore, Side
 from ..engines.contract import outcome_of
 from ..engines.registry import Game, game
 from . import tableboard
@@ -36,6 +40,14 @@ def first_carry(match: MatchItem) -> dict[str, Any] | None:
     """What a game's first board starts from: the event's rule options, nothing carried."""
     options = match.rules.get("options")
     return None if options is None else {"options": options}
+
+
+def decider_carry(match: MatchItem, g: Game) -> dict[str, Any]:
+    """The extra board that decides a knockout match level on summed level points (§4.3 Draws): the
+    rule set's options for one board played until a side wins it."""
+    if g.decider is None:
+        raise RuntimeError(f"{g.name} has no extra board: summed level points cannot be decided")
+    return {"options": g.decider(match.rules.get("options") or {})}
 
 
 def board_item(
@@ -87,22 +99,68 @@ def get_match(event_id: str, round_no: int, table: str) -> MatchItem:
     return MatchItem.get(event_pk(event_id), match_sk(round_no, table), consistent_read=True)
 
 
-def decided(games: list[dict[str, Any]], fmt: RoundFormat) -> bool:
-    """One game: after it. Best of three: a side has won two, or three have been played."""
-    if fmt is RoundFormat.ONE_GAME:
-        return len(games) >= 1
-    wins = [sum(1 for g in games if g["mp"][side] == 2) for side in (0, 1)]
-    return max(wins) >= 2 or len(games) >= 3
+@dataclass(frozen=True)
+class GamesRule:
+    """How many games a match takes and who wins it (RULES.md §4.3): one game or best of three a
+    round; a bracket's match by the knockout rule (002 §29: best of 3 or 5, or 2–3 games by summed
+    level points with one extra board deciding equal sums)."""
 
+    round_format: RoundFormat
+    knockout: KnockoutMatchRule | None
 
-def match_result(games: list[dict[str, Any]], fmt: RoundFormat) -> dict[str, Any]:
-    """The match's score from its games (competition core's rule), side by side, and its kind."""
-    from ..competition.matchplay.entrants import combine_games
-    from ..competition.matchplay.level_points import GameScore
+    @classmethod
+    def of(cls, match: MatchItem) -> GamesRule:
+        ko = match.rules.get("knockout")
+        rule = None if not ko else KnockoutMatchRule(KnockoutDecision(ko["decision"]), int(ko["games"]))
+        return cls(RoundFormat(match.rules.get("games", RoundFormat.ONE_GAME.value)), rule)
 
-    score = combine_games([GameScore(tuple(g["mp"]), tuple(g["lp"])) for g in games], fmt)
-    forfeited = any(g["ended_by"] in ("forfeit", "disqualify") for g in games)
-    return {"mp": list(score.mp), "lp": list(score.lp), "kind": "forfeit" if forfeited else "played"}
+    def decided(self, games: list[dict[str, Any]]) -> bool:
+        if self.knockout is None:
+            if self.round_format is RoundFormat.ONE_GAME:
+                return len(games) >= 1
+            wins = [sum(1 for g in games if g["mp"][side] == 2) for side in (0, 1)]
+            return max(wins) >= 2 or len(games) >= 3
+        return self.winner(games) is not None
+
+    def needs_decider(self, games: list[dict[str, Any]]) -> bool:
+        """Summed level points equal after the match's games: one extra board decides (§4.3 Draws)."""
+        ko = self.knockout
+        if ko is None or ko.decision is not KnockoutDecision.SUMMED_LEVEL_POINTS:
+            return False
+        counted = [GameScore(tuple(g["mp"]), tuple(g["lp"])) for g in games if not g.get("decider")]
+        if len(counted) < ko.games:
+            return False
+        try:
+            knockout_winner(ko, counted)
+        except ExtraBoardNeeded:
+            return not any(g.get("decider") for g in games)
+        return False
+
+    def winner(self, games: list[dict[str, Any]]) -> int | None:
+        """A knockout match's winning side (0 or 1), or None while more games are due."""
+        assert self.knockout is not None
+        counted = [GameScore(tuple(g["mp"]), tuple(g["lp"])) for g in games if not g.get("decider")]
+        extra = next((g for g in games if g.get("decider")), None)
+        extra_side = None if extra is None else (Side.A if extra["mp"][0] > extra["mp"][1] else Side.B)
+        try:
+            side = knockout_winner(self.knockout, counted, extra_side)
+        except ExtraBoardNeeded:
+            return None
+        return None if side is None else (0 if side is Side.A else 1)
+
+    def result(self, games: list[dict[str, Any]], loser: int | None = None) -> dict[str, Any]:
+        """The match's score side by side and its kind; ``loser``: the side disqualified, who loses it
+        whatever its games (RULES.md §4.3)."""
+        forfeited = any(g["ended_by"] in ("forfeit", "disqualify") for g in games)
+        kind = "forfeit" if forfeited else "played"
+        counted = [g for g in games if not g.get("decider")]
+        lp = [sum(g["lp"][0] for g in counted), sum(g["lp"][1] for g in counted)]
+        if self.knockout is not None or loser is not None:
+            won = (1 - loser) if loser is not None else self.winner(games)
+            assert won is not None
+            return {"mp": [2, 0] if won == 0 else [0, 2], "lp": lp, "kind": kind}
+        score = combine_games([GameScore(tuple(g["mp"]), tuple(g["lp"])) for g in games], self.round_format)
+        return {"mp": list(score.mp), "lp": list(score.lp), "kind": kind}
 
 
 def save_ended(item: BoardStateItem) -> None:
@@ -123,26 +181,30 @@ def save_ended(item: BoardStateItem) -> None:
                 "lp": list(outcome.game.lp),
                 "ended_by": (outcome.summary or {}).get("ended_by", "played"),
                 "boards": match.boards[first:],
+                **({"decider": True} if match.rules.get("decider") == _game_start(match) else {}),
             }
         )
-    fmt = RoundFormat(match.rules.get("games", RoundFormat.ONE_GAME.value))
+    rule = GamesRule.of(match)
+    disqualified: int | None = None
     if games and games[-1]["ended_by"] == "disqualify":
-        # RULES.md §4.3: a disqualified pair's later games are forfeits; the match ends now.
-        lost = 0 if games[-1]["mp"][0] == 0 else 1
+        # RULES.md §4.3: a disqualified pair's later games are forfeits; the match ends now, lost.
+        disqualified = 0 if games[-1]["mp"][0] == 0 else 1
         points = list(match.rules.get("forfeit") or [18, 0])
-        while not decided(games, fmt):
-            won = [2, 0] if lost == 1 else [0, 2]
-            lp = points if lost == 1 else points[::-1]
+        limit = rule.knockout.games if rule.knockout is not None else 3
+        while not rule.decided(games) and len(games) < limit:
+            won = [2, 0] if disqualified == 1 else [0, 2]
+            lp = points if disqualified == 1 else points[::-1]
             games.append({"mp": won, "lp": lp, "ended_by": "disqualify", "boards": []})
     with transaction() as tx:
-        if outcome.game is not None and decided(games, fmt):
+        over = disqualified is not None or rule.decided(games)
+        if outcome.game is not None and over:
             tx.save(item)
             tx.update(
                 match,
                 actions=[
                     MatchItem.status.set("done"),
                     MatchItem.games.set(games),
-                    MatchItem.result.set(match_result(games, fmt)),
+                    MatchItem.result.set(rule.result(games, disqualified)),
                 ],
             )
             tx.update(
@@ -152,6 +214,9 @@ def save_ended(item: BoardStateItem) -> None:
             return
         board_no = len(match.boards) + 1
         carry = first_carry(match) if outcome.game is not None else outcome.carry
+        decider = outcome.game is not None and rule.needs_decider(games)
+        if decider:
+            carry = decider_carry(match, game(item.ruleset))
         salt = _salt(item.event_id, item.round)
         g = game(item.ruleset)
         order = match_deal(salt, match.number, board_no, g, bool(match.rules.get("same_boards")))
@@ -159,6 +224,8 @@ def save_ended(item: BoardStateItem) -> None:
         minutes = match.rules.get("clock_minutes")
         if outcome.game is not None and minutes:
             clock = now_ms() + int(minutes) * 60_000  # a new game of a best of three: its own clock
+        if decider:
+            clock = 0  # one board, won outright: no clock
         following = board_item(
             item.event_id, match, board_no, carry, order, item.ruleset, item.commitment or "", clock
         )
@@ -174,7 +241,13 @@ def save_ended(item: BoardStateItem) -> None:
             actions=[
                 MatchItem.boards.set([*match.boards, following.board]),
                 MatchItem.games.set(games),
-                MatchItem.rules.set({**match.rules, "game_starts": starts}),
+                MatchItem.rules.set(
+                    {
+                        **match.rules,
+                        "game_starts": starts,
+                        **({"decider": following.board} if decider else {}),
+                    }
+                ),
                 MatchItem.clock_ends_at.set(clock),
             ],
         )

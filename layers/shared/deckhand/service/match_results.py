@@ -6,18 +6,16 @@ the stored matches into its form and writes its answers into documents (docs/exp
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from ..competition.matchplay import ranking
 from ..competition.matchplay.entrants import MatchResult, ResultKind
 from ..engines.contract import outcome_of
 from . import tableboard
 from .disclosure import deals_from
 from .events import event_id_of
 from .keys import team_of
-from .knockouts import bracket
-from .match_settings import MatchFormat, MatchSettings
+from .match_formats import places
+from .match_settings import MatchSettings
 from .models import EventItem, MatchItem
 from .pairs import entrants, list_teams
 from .round_boards import list_matches
@@ -43,29 +41,21 @@ def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     teams = list_teams(event_id)
     names = {team_of(t.sk): t.name for t in teams}
     settings = MatchSettings.from_dict(event.match)
-    field = entrants(teams)
-    results = history(event_id, upto_round)
-    ranked = ranking.rank(field, results, settings.ranking_options())
-    if settings.format is MatchFormat.KNOCKOUT:
-        # A knockout's place is the round a pair was knocked out in (the chain only orders the tied).
-        places = bracket(field, results, upto_round).places()
-        ranked = sorted(
-            (replace(s, place=places[s.team], decided_by=ranking.Step.KNOCKOUT) for s in ranked),
-            key=lambda s: s.place,
-        )
+    placed = places(settings, entrants(teams), history(event_id, upto_round), upto_round)
     return {
         "round": upto_round,
         "standings": [
             {
-                "team": s.team,
-                "name": names.get(s.team, s.team),
-                "place": s.place,
-                "mp": s.mp,
-                "lp": s.lp,
-                "opp": s.opp,
-                "decided_by": s.decided_by.value,
+                "team": p.standing.team,
+                "name": names.get(p.standing.team, p.standing.team),
+                **({"group": p.group} if p.group else {}),
+                "place": p.standing.place,
+                "mp": p.standing.mp,
+                "lp": p.standing.lp,
+                "opp": p.standing.opp,
+                "decided_by": p.standing.decided_by.value,
             }
-            for s in ranked
+            for p in placed
         ],
     }
 
@@ -146,6 +136,7 @@ def match_document(
     return {
         "round": m.round,
         "table": m.table,
+        **({"bracket": m.rules["label"]} if m.rules.get("label") else {}),
         "pairs": pairs,
         "names": {p: names.get(p, p) for p in pairs},
         "seats": seats,

@@ -16,9 +16,9 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, PutError
 
-from ..competition.matchplay import manual, round_robin, swiss
+from ..competition.matchplay import manual
 from ..competition.matchplay.entrants import Entrant
-from ..competition.matchplay.errors import CannotPairError, MatchPlayError
+from ..competition.matchplay.errors import MatchPlayError
 from ..competition.matchplay.level_points import FORFEIT_POINTS
 from ..engines.registry import Game, game
 from ..errors import DeckhandError
@@ -38,19 +38,15 @@ from .keys import (
     round_sk,
     table_of,
 )
-from .knockouts import bracket
 from .match_boards import board_item, deal_item, first_carry, match_deal
+from .match_formats import check_rounds, is_bracket_round, over_after, plan_round
 from .match_results import history
-from .match_settings import MatchFormat, MatchSettings
+from .match_settings import MatchSettings
 from .messaging import event_topic
 from .models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, ProgressItem, RoundItem
 from .pairs import entrants, list_teams
 from .rounds import round_salt
 from .runtime import Runtime
-
-
-class PairingProblem(Conflict):
-    """The round cannot be paired (no rematch-free pairing): the organiser is told (RULES.md §4.3)."""
 
 
 def round_commitment(salt: str) -> str:
@@ -64,48 +60,29 @@ def _field(event: EventItem) -> list[Entrant]:
 
 
 def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
-    """The pairing the event's format gives for ``round_no``: {"pairs", "bye", "source"}."""
+    """The pairing the event's format gives for ``round_no`` (match_formats.py), as stored."""
     settings = MatchSettings.from_dict(event.match)
     field = _field(event)
     if len([e for e in field if e.active]) < 2:
         raise Conflict("a round of matches needs at least two pairs registered")
-    if settings.format is MatchFormat.ROUND_ROBIN:
-        # The schedule is fixed by the field registered (Berger tables): a pair that withdraws or is
-        # disqualified keeps its place, and its later games are forfeits (RULES.md §4.3).
-        ids = [e.id for e in sorted(field, key=lambda e: e.reg)]
-        active = {e.id for e in field if e.active}
-        rounds = round_robin.schedule(ids)
-        if round_no > len(rounds):
-            raise Conflict(f"a round robin of {len(ids)} pairs has {len(rounds)} rounds")
-        games = [(a, b) for a, b in rounds[round_no - 1] if a is not None and b is not None]
-        pairs = [[a, b] for a, b in games if a in active and b in active]
-        forfeits = [[a, b] if a in active else [b, a] for a, b in games if (a in active) != (b in active)]
-        rest = next((a or b for a, b in rounds[round_no - 1] if a is None or b is None), None)
-        return {"pairs": pairs, "bye": None, "rest": rest, "forfeits": forfeits, "source": "schedule"}
-    if settings.format is MatchFormat.KNOCKOUT:
-        return _knockout_pairing(event, field, round_no)
-    options = settings.swiss_options(field)
-    try:
-        pairing = swiss.pair_round(field, history(event_id_of(event), round_no - 1), round_no, options)
-    except CannotPairError as exc:
-        raise PairingProblem(str(exc)) from None
-    return {"pairs": [list(p) for p in pairing.pairs], "bye": pairing.bye, "source": "swiss"}
+    check_rounds(settings, field, event.rounds)
+    plan = plan_round(settings, field, history(event_id_of(event), round_no - 1), round_no)
+    return {
+        "pairs": plan.pairs,
+        "bye": plan.bye,
+        "rests": plan.rests,
+        "forfeits": plan.forfeits,
+        "walkovers": plan.walkovers,
+        "labels": plan.labels,
+        "stage": plan.stage,
+        "source": plan.source,
+    }
 
 
-def _knockout_pairing(event: EventItem, field: list[Entrant], round_no: int) -> dict[str, Any]:
-    """The round's matches of the bracket (a walkover: its pair goes on without playing); a pair that
-    withdrew or was disqualified forfeits its match."""
-    drawn = bracket(field, history(event_id_of(event), round_no - 1), round_no - 1)
-    if event.rounds != drawn.rounds:
-        raise Conflict(
-            f"a knockout of {len(field)} pairs has {drawn.rounds} rounds; the event has {event.rounds}"
-        )
-    active = {e.id for e in field if e.active}
-    games = [(a, b) for a, b in drawn.matches(round_no) if a is not None and b is not None]
-    pairs = [[a, b] for a, b in games if a in active and b in active]
-    forfeits = [[a, b] if a in active else [b, a] for a, b in games if (a in active) != (b in active)]
-    walkovers = [a or b for a, b in drawn.matches(round_no) if (a is None) != (b is None)]
-    return {"pairs": pairs, "bye": None, "forfeits": forfeits, "walkovers": walkovers, "source": "knockout"}
+def format_over(event: EventItem, round_no: int) -> bool:
+    """Nothing is left to play after ``round_no`` (a double elimination's reset final not needed)."""
+    settings = MatchSettings.from_dict(event.match)
+    return over_after(settings, _field(event), history(event_id_of(event), round_no), round_no)
 
 
 def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
@@ -121,8 +98,11 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         "stored": True,
         "pairs": item.pairs,
         "bye": item.bye,
-        **({"rest": item.rest} if item.rest else {}),
-        **({"forfeits": item.forfeits} if item.forfeits else {}),
+        "rests": item.rests or [],
+        "forfeits": item.forfeits or [],
+        "walkovers": item.walkovers or [],
+        "labels": item.labels or [],
+        "stage": item.stage or "",
         "source": item.source,
         "warnings": item.warnings,
         **({"reason": item.reason} if item.reason else {}),
@@ -137,8 +117,11 @@ def save_computed_pairing(event: EventItem, round_no: int) -> None:
         pairing_sk(round_no),
         pairs=pairing["pairs"],
         bye=pairing["bye"],
-        rest=pairing.get("rest"),
-        forfeits=pairing.get("forfeits") or None,
+        rests=pairing["rests"] or None,
+        forfeits=pairing["forfeits"] or None,
+        walkovers=pairing["walkovers"] or None,
+        labels=pairing["labels"] or None,
+        stage=pairing["stage"] or None,
         source=pairing["source"],
         warnings=[],
     )
@@ -199,8 +182,11 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     round_item = _round_item(event, round_no)
     g = game(event.ruleset)
     settings = MatchSettings.from_dict(event.match)
-    options = g.options(event.options) if g.options is not None else None
+    bracket = is_bracket_round(settings, round_no)
+    options_json = round_options(g, event.options, bracket)
+    options = g.options(options_json) if g.options is not None else None
     minutes = settings.clock_minutes(g, options)
+    knockout_rule = settings.knockout.match if bracket else None
     for row in round_item.seating:
         match = MatchItem(
             event_pk(event_id),
@@ -215,9 +201,15 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             rules={
                 "games": settings.games.value,
                 "same_boards": settings.same_boards,
-                "options": event.options,
+                "options": options_json,
                 "clock_minutes": minutes,  # each game's clock (a best of three restarts it)
                 "forfeit": list(forfeit_points(g, options)),
+                **({"label": row["label"]} if row.get("label") else {}),
+                **(
+                    {"knockout": {"decision": knockout_rule.decision.value, "games": knockout_rule.games}}
+                    if knockout_rule is not None
+                    else {}
+                ),
             },
             boards=["1"],
             games=[],
@@ -267,6 +259,14 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     return round_item
 
 
+def round_options(g: Game, options: dict[str, Any] | None, bracket: bool) -> dict[str, Any] | None:
+    """The rule set's options for a round's games: a bracket's games are never drawn (RULES.md §4.3:
+    a game level at its end plays on)."""
+    if bracket and g.no_draws is not None and options is not None:
+        return g.no_draws(options)
+    return options
+
+
 def forfeit_points(g: Game, options: Any) -> tuple[int, int]:
     """A forfeit win's level points under the event's options (RULES.md §4.3: a bye scores so)."""
     if g.forfeit_points is not None and options is not None:
@@ -287,6 +287,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
     g = game(event.ruleset)
     venue_tables = list_tables(event_id)
     pairs = pairing["pairs"]
+    labels = pairing.get("labels") or []
     if event.venue and len(venue_tables) < len(pairs):
         raise Conflict(f"round {round_no} needs {len(pairs)} tables; {len(venue_tables)} are registered")
     taken = things_taken(event_id, venue_tables[: len(pairs)])
@@ -310,6 +311,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
                 "seats": seats,
                 "devices": list(venue.seats) if venue else [""] * g.seats,
                 "dealer": venue.dealer if venue else "",
+                **({"label": labels[i]} if i < len(labels) else {}),
             }
         )
     salt = round_salt(event, round_no)

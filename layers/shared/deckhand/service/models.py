@@ -250,9 +250,12 @@ class PairingItem(_Base):
 
     pairs = JSONAttribute()  # [[pair, pair], …], the higher-standing pair first
     bye = UnicodeAttribute(null=True)
-    rest = UnicodeAttribute(null=True)  # a round robin's pair without a game this round (no score)
-    forfeits = JSONAttribute(null=True)  # [[winner, loser], …]: a round robin's games of a withdrawn pair
-    source = UnicodeAttribute()  # swiss | schedule | override
+    rests = JSONAttribute(null=True)  # a round robin's pairs without a game this round (no score)
+    forfeits = JSONAttribute(null=True)  # [[winner, loser], …]: scheduled games of a withdrawn pair
+    walkovers = JSONAttribute(null=True)  # a bracket's first round: pairs on without a game
+    labels = JSONAttribute(null=True)  # per table of ``pairs``: its bracket match (W1-1, L2-1, F, 3rd)
+    stage = UnicodeAttribute(null=True)  # swiss | group | knockout
+    source = UnicodeAttribute()  # swiss | schedule | knockout | override
     warnings = JSONAttribute(default=list)
     reason = UnicodeAttribute(null=True)  # an override's reason
 

@@ -149,7 +149,8 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
         doc = compute_standings(event, round_no)
         StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
         _finish_round(event, r, round_no)
-    if r.match and round_no < get_event(event_id).rounds:
+    event = get_event(event_id)
+    if r.match and round_no < event.rounds and event.status != "finished":
         _pair_next(event_id, round_no + 1)
     rt.publisher.publish(
         event_topic(event_id), {"t": "round_end", "r": round_no, "commit": r.commitment, "salt": r.salt}
@@ -159,16 +160,24 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
 def _pair_next(event_id: str, round_no: int) -> None:
     """A round of matches ended: the next round's pairing is computed and stored for the organiser to
     see before starting it (RULES.md §4.3). One that cannot be paired is told when they try."""
-    from .match_rounds import PairingProblem, save_computed_pairing
+    from .match_formats import PairingProblem
+    from .match_rounds import save_computed_pairing
 
     with contextlib.suppress(PairingProblem):
         save_computed_pairing(get_event(event_id), round_no)
 
 
+def _format_over(event: EventItem, round_no: int) -> bool:
+    """A match event's format has nothing left after this round (a reset final not needed)."""
+    from .match_rounds import format_over
+
+    return format_over(event, round_no)
+
+
 def _finish_round(event: EventItem, r: RoundItem, round_no: int) -> None:
     """Round done, out of the timers' sweep, event moved on: all or nothing. Lost to another
     invocation that finished it: fine; any other failure is raised, for the retry to redo it."""
-    finished = round_no >= event.rounds
+    finished = round_no >= event.rounds or (r.match and _format_over(event, round_no))
     try:
         with transaction() as tx:
             tx.update(

@@ -41,9 +41,21 @@ class Step(Enum):
     SHARED = "shared"
     LOT = "lot"
     KNOCKOUT = "knockout"  # a knockout's place: the round its pair was knocked out in
+    CUT = "cut"  # a staged event's place: the stage a pair left in (cut, or not qualified)
 
 
-_ORDER = [Step.NONE, Step.KNOCKOUT, Step.MP, Step.LP, Step.LD, Step.H2H, Step.OPP, Step.LOT, Step.SHARED]
+_ORDER = [
+    Step.NONE,
+    Step.KNOCKOUT,
+    Step.CUT,
+    Step.MP,
+    Step.LP,
+    Step.LD,
+    Step.H2H,
+    Step.OPP,
+    Step.LOT,
+    Step.SHARED,
+]
 
 
 class HeadToHead(Enum):

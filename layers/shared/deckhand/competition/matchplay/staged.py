@@ -68,7 +68,7 @@ class SwissThenKnockout:
     """§29: 2ⁿ pairs from the Swiss go on to a knockout of several games a match."""
 
     qualifiers: int
-    match_rule: KnockoutMatchRule
+    match_rule: KnockoutMatchRule | None = None  # None: each match is one game (or the round's format)
     third_place: ThirdPlace = ThirdPlace.NONE
 
     def __post_init__(self) -> None:

@@ -86,4 +86,5 @@ SPEC = GameSpec(
     time_up="time_up",
     forfeit_points=_forfeit,
     no_draws=lambda options: {**options, "draws": False},  # RULES.md §4.3: an extra board decides
+    decider=lambda options: {**options, "end_mode": "boards", "boards": 1, "draws": False},
 )
