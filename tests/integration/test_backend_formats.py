@@ -267,3 +267,22 @@ def test_a_disqualified_pair_loses_a_summed_match_whatever_its_points(backend):
     assert m.status == "done" and m.result["kind"] == "forfeit"
     assert m.result["mp"] == ([0, 2] if m.pairs[0] == "A" else [2, 0])
     assert places() == {"B": 1, "A": 2}
+
+
+def test_the_extra_board_option_rules_out_a_draw_between_leading_pairs_in_the_last_round(backend):
+    fmt_event(backend, list("ABCD"), 2, {"format": "swiss", "extra_board": {"last_rounds": 1, "leading": 2}})
+    decide(backend, 1, better("ABCD"))
+    leaders = {s["team"] for s in match_results.standings(events.get_event("league"), 1)["standings"][:2]}
+    assert rounds.request_next_round(backend.rt, "league") == 2
+    drawn = {}
+    for m in list_matches("league", 2):
+        if m.table:
+            drawn[frozenset(m.pairs)] = m.rules["options"]["draws"]
+    assert drawn[frozenset(leaders)] is False  # 002 §27.三: an extra board decides a level game
+    assert [v for k, v in drawn.items() if k != frozenset(leaders)] == [True]
+    first = [m for m in list_matches("league", 1) if m.table]
+    assert all(m.rules["options"]["draws"] is True for m in first), "only the last round"
+    with pytest.raises(DeckhandError, match="a Swiss's option"):
+        events.create_event(
+            match_event(event_id="cup", match={"format": "knockout", "extra_board": {"last_rounds": 1}})
+        )

@@ -83,6 +83,10 @@ class MatchSpec(Body):
         description="third_place (none|play), final (one_final|reset: double elimination), "
         "match ({decision: best_of|summed_level_points, games: 3|5 or 2|3})",
     )
+    extra_board: dict[str, Any] | None = Field(
+        default=None,
+        description="Swiss: last_rounds (1–2) and leading (pairs): their matches play an extra board, never drawn",
+    )
     stages: dict[str, Any] | None = Field(
         default=None,
         description="swiss_with_cut: units [{rounds, leave}]; swiss_then_knockout: swiss_rounds, qualifiers (2ⁿ)",

@@ -201,6 +201,22 @@ def is_bracket_round(settings: MatchSettings, round_no: int) -> bool:
     return settings.format in (MatchFormat.KNOCKOUT, MatchFormat.DOUBLE_ELIMINATION)
 
 
+def undrawn_tables(
+    settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult], round_no: int,
+    rounds: int, pairs: Sequence[Sequence[str]],
+) -> set[int]:  # fmt: skip
+    """The tables of a round whose match may not be drawn: every table of a bracket's round; in a
+    Swiss's last rounds with the extra-board option, the matches between two leading pairs."""
+    if is_bracket_round(settings, round_no):
+        return set(range(len(pairs)))
+    extra = settings.extra_board
+    if not extra.last_rounds or round_no <= rounds - extra.last_rounds:
+        return set()
+    before = [h for h in history if h.round < round_no]
+    leading = {s.team for s in ranking.rank(entrants, before, settings.ranking_options())[: extra.leading]}
+    return {i for i, (a, b) in enumerate(pairs) if a in leading and b in leading}
+
+
 def over_after(settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult],
                round_no: int) -> bool:  # fmt: skip
     """The format has nothing left to play after ``round_no`` (a double elimination's reset final is

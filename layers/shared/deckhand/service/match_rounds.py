@@ -39,7 +39,7 @@ from .keys import (
     table_of,
 )
 from .match_boards import board_item, deal_item, first_carry, match_deal
-from .match_formats import check_rounds, is_bracket_round, over_after, plan_round
+from .match_formats import check_rounds, is_bracket_round, over_after, plan_round, undrawn_tables
 from .match_results import history
 from .match_settings import MatchSettings
 from .messaging import event_topic
@@ -183,11 +183,15 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     g = game(event.ruleset)
     settings = MatchSettings.from_dict(event.match)
     bracket = is_bracket_round(settings, round_no)
-    options_json = round_options(g, event.options, bracket)
-    options = g.options(options_json) if g.options is not None else None
+    options = g.options(event.options) if g.options is not None else None
     minutes = settings.clock_minutes(g, options)
     knockout_rule = settings.knockout.match if bracket else None
-    for row in round_item.seating:
+    undrawn = undrawn_tables(
+        settings, _field(event), history(event_id, round_no - 1), round_no, event.rounds,
+        [row["pairs"] for row in round_item.seating],
+    )  # fmt: skip
+    for i, row in enumerate(round_item.seating):
+        options_json = round_options(g, event.options, i in undrawn)
         match = MatchItem(
             event_pk(event_id),
             match_sk(round_no, row["table"]),
@@ -259,10 +263,10 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     return round_item
 
 
-def round_options(g: Game, options: dict[str, Any] | None, bracket: bool) -> dict[str, Any] | None:
-    """The rule set's options for a round's games: a bracket's games are never drawn (RULES.md §4.3:
-    a game level at its end plays on)."""
-    if bracket and g.no_draws is not None and options is not None:
+def round_options(g: Game, options: dict[str, Any] | None, undrawn: bool) -> dict[str, Any] | None:
+    """The rule set's options for a match's games: a bracket's games, and the extra-board option's
+    matches, are never drawn (RULES.md §4.3 Draws: a game level at its end plays on)."""
+    if undrawn and g.no_draws is not None and options is not None:
         return g.no_draws(options)
     return options
 

@@ -157,6 +157,31 @@ class StageSettings:
 
 
 @dataclass(frozen=True)
+class ExtraBoard:
+    """002 §27.三: in a Swiss's last 1–2 rounds, a match between two of the leading pairs (the top
+    ``leading`` of the standings before the round) may not be drawn — a game level at its end plays
+    one extra board at a time until one is won. Off (0 rounds) by default."""
+
+    last_rounds: int = 0
+    leading: int = 2
+
+    @classmethod
+    def from_dict(cls, doc: object) -> ExtraBoard:
+        data = _object(doc, "match.extra_board")
+        _known(data, {"last_rounds", "leading"}, "match.extra_board")
+        last = _count(data.get("last_rounds", 0), "match.extra_board.last_rounds")
+        if last > 2:
+            raise DeckhandError("match.extra_board.last_rounds: the last 1–2 rounds of a Swiss (002 §27.三)")
+        leading = _positive(data.get("leading", 2), "match.extra_board.leading")
+        if leading < 2:
+            raise DeckhandError("match.extra_board.leading: at least the 2 leading pairs")
+        return cls(last, leading)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"last_rounds": self.last_rounds, "leading": self.leading}
+
+
+@dataclass(frozen=True)
 class MatchSettings:
     format: MatchFormat = MatchFormat.SWISS
     games: RoundFormat = RoundFormat.ONE_GAME
@@ -171,6 +196,7 @@ class MatchSettings:
     round_robin: RoundRobinSettings = RoundRobinSettings()
     knockout: KnockoutSettings = KnockoutSettings()
     stages: StageSettings = StageSettings()
+    extra_board: ExtraBoard = ExtraBoard()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,6 +209,7 @@ class MatchSettings:
             "round_robin": self.round_robin.to_dict(),
             "knockout": self.knockout.to_dict(),
             "stages": self.stages.to_dict(),
+            "extra_board": self.extra_board.to_dict(),
         }
 
     @classmethod
@@ -191,7 +218,7 @@ class MatchSettings:
         if not isinstance(doc, dict):
             raise DeckhandError(f"match: expected an object, got {doc!r}")
         known = {"format", "games", "same_boards", "no_new_board_after", "swiss", "ranking"}
-        known |= {"round_robin", "knockout", "stages"}
+        known |= {"round_robin", "knockout", "stages", "extra_board"}
         unknown = sorted(set(doc) - known)
         if unknown:
             raise DeckhandError(f"match.{unknown[0]}: unknown field")
@@ -227,7 +254,10 @@ class MatchSettings:
             raise DeckhandError("match.knockout.third_place: a single elimination's option")
         if rr != RoundRobinSettings() and fmt is not MatchFormat.ROUND_ROBIN:
             raise DeckhandError("match.round_robin: only for the round_robin format")
-        settings = cls(fmt, games, same, cutoff, dict(swiss), dict(ranking), rr, ko, stages)
+        extra = ExtraBoard.from_dict(doc.get("extra_board") or {})
+        if extra.last_rounds and fmt not in (MatchFormat.SWISS, MatchFormat.SWISS_WITH_CUT):
+            raise DeckhandError("match.extra_board: a Swiss's option (a bracket's games are never drawn)")
+        settings = cls(fmt, games, same, cutoff, dict(swiss), dict(ranking), rr, ko, stages, extra)
         settings.swiss_options([])  # checked now, not at the first round
         settings.ranking_options()
         return settings
