@@ -46,7 +46,7 @@ BUILT = {
         version=3,
         seat=0,
         status="playing",
-        deadline=5,
+        left_ms=5,
         screen=SCREEN,
     ),
     "deal": outgoing.deal(board="1", round_no=2, seats=3, order=["D3"], kitty=3, number=2),
@@ -86,7 +86,7 @@ def test_a_view_asks_only_while_the_board_is_played() -> None:
     assert all(set(o["a"]) <= set(protocol.ACTION_FIELDS) for o in view["ask"]["o"])
     for status in ("ended", "stopped"):
         quiet = outgoing.view(
-            ruleset="g", board="1", round_no=1, version=1, seat=0, status=status, deadline=0, screen=SCREEN
+            ruleset="g", board="1", round_no=1, version=1, seat=0, status=status, left_ms=0, screen=SCREEN
         )
         assert "ask" not in quiet
 
@@ -139,7 +139,7 @@ def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> 
                 version=999,
                 seat=seat,
                 status="ended" if board.finished else "playing",
-                deadline=1_800_000_010_000,
+                left_ms=3_600_000,
                 screen=drawn,
             )
             encode(message)  # under 1 KiB, or it raises

@@ -66,11 +66,13 @@ def view(
     version: int,
     seat: int,
     status: str,
-    deadline: int,
+    left_ms: int,
     screen: dict[str, Any],
 ) -> dict[str, Any]:
     """A seat's view: the board's place and state, and the screen the game drew for the seat (``h``
-    the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any)."""
+    the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any).
+    ``left_ms`` (``dl``): the milliseconds left before the board's next timeout as the view is sent,
+    0 for none — a duration, as a handset's clock counts from its boot (never an epoch time)."""
     payload: dict[str, Any] = {
         "t": "view",
         "g": ruleset,
@@ -79,7 +81,7 @@ def view(
         "v": version,
         "s": seat,
         "st": status,
-        "dl": deadline,
+        "dl": max(0, left_ms),
         "h": list(screen.get("h", [])),
         "l": list(screen.get("l", [])),
     }
