@@ -204,6 +204,18 @@ def test_the_countdown_runs_from_the_views_arrival_whatever_the_uptime():
     assert hal.part.lines[0].endswith("YOUR TURN 8s"), hal.part.lines[0]
 
 
+def test_a_thing_no_table_has_says_so_until_the_server_answers_otherwise():
+    hal = Hal()
+    app = Handset(hal, protocol.MessageIds("hs-9", MemStore()))
+    refusal = {"t": "reject", "msg": "hs-9-1", "code": protocol.UNKNOWN_DEVICE, "why": "no table has hs-9"}
+    app.on_message(refusal)
+    assert hal.part.lines == ["UNKNOWN DEVICE", "no table has hs-9", "Ask the referee to register it"]
+    app.on_message(dict(refusal, msg="hs-9-2"))  # the next hello's refusal: one beep only
+    assert hal.part.beeps == 1
+    app.on_message(view())  # registered and seated: the board
+    assert hal.part.lines[0].startswith("Board 1  seat 0") and app.unknown is None
+
+
 def test_selection_marked_legal_when_the_server_sent_legal_plays():
     message = view()
     message["legal"] = [["D3"], ["D3", "C3"]]

@@ -21,6 +21,8 @@ if str(ROOT / "device" / "lib") not in sys.path:
     sys.path.insert(0, str(ROOT / "device" / "lib"))
 
 from deckhand_fw import protocol  # noqa: E402
+from deckhand_fw.hal.host import HostHal  # noqa: E402
+from deckhand_fw.handset import Handset  # noqa: E402
 
 SCREEN = {
     "h": ["D3", "D3", "BJ"],
@@ -150,3 +152,20 @@ def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> 
         assert action is not None
         board.apply(action)
     assert any(line.startswith("Scores: ") for line in spec.screen(board, 0)["l"])
+
+
+def test_the_refusal_of_an_unknown_thing_is_shown_on_the_handset() -> None:
+    """The server refuses a thing no table has with the code the firmware knows; the handset's screen
+    then says so instead of waiting for a board that never comes, until the server answers otherwise."""
+    assert outgoing.UNKNOWN_DEVICE == protocol.UNKNOWN_DEVICE == "unknown_device"
+    hal = HostHal()
+    handset = Handset(hal, object())  # it sends nothing here
+    refusal = outgoing.reject("hs-9-1", outgoing.UNKNOWN_DEVICE, "thing 'hs-9' is not assigned to any table")
+    handset.on_message(protocol.parse(encode(refusal)))
+    assert hal.display.lines == [
+        "UNKNOWN DEVICE",
+        "thing 'hs-9' is not assigned to any table",
+        "Ask the referee to register it",
+    ]
+    handset.on_message(protocol.parse(encode(outgoing.ack("hs-9-2"))))  # a later hello, acknowledged
+    assert hal.display.lines == ["Waiting for the board…"]

@@ -342,3 +342,17 @@ def test_a_view_gives_the_time_left_to_decide_never_the_epoch_deadline(started):
     b.clock.advance(6_499)
     b.send("hs-B-0", {"t": "hello", "msg": "again-2"})
     assert b.last_view("hs-B-0")["dl"] == 1
+
+
+def test_a_hello_from_a_thing_no_table_has_is_refused_unknown_device(started):
+    """Not acknowledged (the device would wait for a board for ever): refused, with its message id."""
+    b, _ = started
+    outcome = b.send("stranger", {"t": "hello", "msg": "h-1"})
+    assert outcome["code"] == "unknown_device"
+    reply = b.publisher.to("stranger")[-1]
+    assert reply == {
+        "t": "reject",
+        "msg": "h-1",
+        "code": "unknown_device",
+        "why": "thing 'stranger' is not assigned to any table",
+    }

@@ -25,6 +25,7 @@ class Handset:
         self.called = None  # the board on which this seat called the referee (shown until the next)
         self.shown_at = 0  # when the view came (the hal's ticks): its ``dl`` counts down from there
         self.seconds = 0  # the seconds left the screen shows (0: none)
+        self.unknown = None  # why the server refused this thing (no table has it), until it answers otherwise
 
     def attach(self, conn):
         self.conn = conn
@@ -63,6 +64,18 @@ class Handset:
                 # The refusal offers the choice that resolves it, for the cards still selected.
                 self.offered = ask
                 self.choice = 0
+        if kind == "reject" and message.get("code") == protocol.UNKNOWN_DEVICE:
+            # No table has this thing: nothing it sends is taken, and no board will come until the
+            # referee registers it. Said on the screen, not hidden behind "waiting for the board".
+            if self.unknown is None:
+                self.hal.buzzer.beep()
+            self.unknown = message.get("why", "") or "not registered at any table"
+            self.render()
+            return
+        if self.unknown is not None and kind in ("ack", "view"):
+            self.unknown = None  # registered since (a hello acknowledged, or a view)
+            if kind == "ack":
+                self.render()
         if kind == "view":
             current = self.message
             same = current is not None and (message["r"], message["b"]) == (current["r"], current["b"])
@@ -98,6 +111,9 @@ class Handset:
             self.render()
 
     def render(self):
+        if self.unknown is not None:
+            self.hal.display.show(["UNKNOWN DEVICE", self.unknown, "Ask the referee to register it"])
+            return
         if self.message is None:
             self.hal.display.show(["Waiting for the board…"])
             return

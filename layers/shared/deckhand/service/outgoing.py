@@ -27,6 +27,8 @@ UP_FIELDS: dict[str, tuple[str, ...]] = {
 ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
 ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
+# The refusal of a thing assigned to no table (a hello too): the firmware shows it (protocol.UNKNOWN_DEVICE).
+UNKNOWN_DEVICE = "unknown_device"
 WHY_MAX = 200  # characters of a reason a device is sent
 # What a handset is told when its table's board stops: the detail (a misread names a card and where it
 # lies in a duplicate board other tables still play) is for the dealing table and the referee only.
