@@ -66,7 +66,7 @@ pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
 	$(BIN)/pytest
 
 demo: $(STAMP) $(DYNAMODB) $(BROKER)
-	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out
+	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out/$(or $(GAME),bigtwo)
 
 bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py

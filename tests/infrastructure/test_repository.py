@@ -39,3 +39,8 @@ def test_the_long_pip_installs_say_what_they_install_and_why_it_takes_time(targe
     said = [line for line in recipe[:first_pip] if re.match(r"@echo ", line)]
     assert said, f"{target}: nothing is said before pip installs"
     assert any("minute" in line for line in said), said
+
+
+def test_make_demo_writes_each_games_results_to_its_own_folder():
+    (line,) = [line for line in _recipe("demo") if "deckhand demo" in line]
+    assert "--out out/$(or $(GAME),bigtwo)" in line

@@ -42,3 +42,25 @@ def test_the_command_uses_a_state_folder_given_after_the_subcommand(monkeypatch,
     assert main(["event", "standings", "cup", "--state", str(tmp_path / "venue"), "--as", "bob"]) == 0
     assert seen == {"api": None, "state": tmp_path / "venue", "organiser": "bob"}
     assert capsys.readouterr().out == '{\n  "standings": []\n}\n'
+
+
+@pytest.mark.parametrize(("argv", "out"), [([], "out/bigtwo"), (["--game", "doudizhu"], "out/doudizhu")])
+def test_each_games_demo_writes_its_own_folder(monkeypatch, argv, out):
+    """`make demo GAME=doudizhu` wrote over the Big Two results in out/ without a word."""
+    from pathlib import Path
+
+    from deckhand_local.venue import demo_event
+
+    seen = {}
+
+    class Demo:
+        def __init__(self, **kwargs):
+            seen.update(kwargs)
+
+        def run(self):
+            return {}
+
+    monkeypatch.setattr(demo_event, "DemoEvent", Demo)
+    assert main(["demo", *argv]) == 0
+    assert seen["out"] == Path(out)
+    assert main(["demo", *argv, "--out", "mine"]) == 0 and seen["out"] == Path("mine")

@@ -218,7 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
         "a simulated clock)",
     )
     p_demo.add_argument(
-        "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
+        "--out",
+        help="folder for results.json, results.csv, standings.csv, results.html (default out/<game>: "
+        "each game's demo keeps its own results)",
     )
     p_demo.add_argument(
         "--game",
@@ -308,7 +310,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         DemoEvent(
             seed=args.seed,
-            out=Path(args.out),
+            out=Path(args.out or f"out/{args.game}"),
             ruleset=ALIASES[args.game],
             players=args.players,
             tables=args.tables,
