@@ -42,6 +42,10 @@ def test_exported_standings_equal_the_core_recomputed_from_the_exported_logs(sma
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk == document
     assert (out / "standings.csv").read_text().splitlines()[0] == "place,player,total,tie_break,name"
+    # The progress names the players and says "waiting" only when a table waits.
+    assert "0 table(s) waiting" not in log
+    final = log.split("Final standings")[1].splitlines()[1:]
+    assert len(final) >= 7 and all("Player " in line for line in final[:7])
     assert len((out / "results.csv").read_text().splitlines()) == 1 + 2 * 7  # header + 7 players × 2 rounds
 
 
