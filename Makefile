@@ -18,11 +18,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml
+	@echo "Installing Deckhand's Python dependencies into $(VENV) with pip: the AWS SDK (boto3), PynamoDB,"
+	@echo "Powertools, pydantic, networkx; the test and lint tools (pytest, hypothesis, ruff, mypy, cfn-lint);"
+	@echo "the local venue's (paho-mqtt, amqtt, moto's server, cryptography). Pinned versions, downloaded and"
+	@echo "unpacked once: about two minutes on a fresh machine, quiet while it runs."
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,local]'
 	touch $(STAMP)
 
 $(STUBS): $(STAMP)
+	@echo "Installing the ESP32 MicroPython stubs into .stubs/esp32 (the firmware's type check): under a minute."
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --target .stubs/esp32 micropython-esp32-stubs==1.29.0.post1
 	touch $(STUBS)
 
@@ -61,7 +66,7 @@ pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
 	$(BIN)/pytest
 
 demo: $(STAMP) $(DYNAMODB) $(BROKER)
-	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out
+	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out/$(or $(GAME),bigtwo)
 
 bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py

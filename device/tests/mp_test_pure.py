@@ -180,6 +180,42 @@ def test_screen_shows_turn_countdown_lines_hand_and_the_prompt():
     assert views.screen(view(), set(), 0, None, 1)[-1] == "1 Play  [2 Pass]"
 
 
+def test_the_countdown_runs_from_the_views_arrival_whatever_the_uptime():
+    # ``dl``: milliseconds left when the server sent the view; the handset's ticks count from its boot.
+    hal = Hal()
+    hal.now = 123456789
+    app = Handset(hal, protocol.MessageIds("hs-1", MemStore()))
+    app.on_message(view(deadline=10000))
+    assert hal.part.lines[0] == "Board 1  seat 0  YOUR TURN 10s", hal.part.lines[0]
+    shown = list(hal.part.lines)
+    hal.now += 400
+    app.tick()  # the same second: not redrawn
+    assert hal.part.lines == shown
+    hal.now += 3100
+    app.tick()
+    assert hal.part.lines[0] == "Board 1  seat 0  YOUR TURN 7s", hal.part.lines[0]
+    hal.now += 7000
+    app.tick()
+    assert hal.part.lines[0] == "Board 1  seat 0  YOUR TURN", hal.part.lines[0]
+    hal.now = (1 << 30) - 1000
+    app.on_message(view(deadline=10000, version=6))
+    hal.now = 1500  # 2.5 s later the ticks wrapped around (MicroPython's wrap every 2**30 ms)
+    app.tick()
+    assert hal.part.lines[0].endswith("YOUR TURN 8s"), hal.part.lines[0]
+
+
+def test_a_thing_no_table_has_says_so_until_the_server_answers_otherwise():
+    hal = Hal()
+    app = Handset(hal, protocol.MessageIds("hs-9", MemStore()))
+    refusal = {"t": "reject", "msg": "hs-9-1", "code": protocol.UNKNOWN_DEVICE, "why": "no table has hs-9"}
+    app.on_message(refusal)
+    assert hal.part.lines == ["UNKNOWN DEVICE", "no table has hs-9", "Ask the referee to register it"]
+    app.on_message(dict(refusal, msg="hs-9-2"))  # the next hello's refusal: one beep only
+    assert hal.part.beeps == 1
+    app.on_message(view())  # registered and seated: the board
+    assert hal.part.lines[0].startswith("Board 1  seat 0") and app.unknown is None
+
+
 def test_selection_marked_legal_when_the_server_sent_legal_plays():
     message = view()
     message["legal"] = [["D3"], ["D3", "C3"]]

@@ -21,6 +21,8 @@ if str(ROOT / "device" / "lib") not in sys.path:
     sys.path.insert(0, str(ROOT / "device" / "lib"))
 
 from deckhand_fw import protocol  # noqa: E402
+from deckhand_fw.hal.host import HostHal  # noqa: E402
+from deckhand_fw.handset import Handset  # noqa: E402
 
 SCREEN = {
     "h": ["D3", "D3", "BJ"],
@@ -46,7 +48,7 @@ BUILT = {
         version=3,
         seat=0,
         status="playing",
-        deadline=5,
+        left_ms=5,
         screen=SCREEN,
     ),
     "deal": outgoing.deal(board="1", round_no=2, seats=3, order=["D3"], kitty=3, number=2),
@@ -86,7 +88,7 @@ def test_a_view_asks_only_while_the_board_is_played() -> None:
     assert all(set(o["a"]) <= set(protocol.ACTION_FIELDS) for o in view["ask"]["o"])
     for status in ("ended", "stopped"):
         quiet = outgoing.view(
-            ruleset="g", board="1", round_no=1, version=1, seat=0, status=status, deadline=0, screen=SCREEN
+            ruleset="g", board="1", round_no=1, version=1, seat=0, status=status, left_ms=0, screen=SCREEN
         )
         assert "ask" not in quiet
 
@@ -139,7 +141,7 @@ def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> 
                 version=999,
                 seat=seat,
                 status="ended" if board.finished else "playing",
-                deadline=1_800_000_010_000,
+                left_ms=3_600_000,
                 screen=drawn,
             )
             encode(message)  # under 1 KiB, or it raises
@@ -150,3 +152,20 @@ def test_every_option_a_screen_offers_is_an_action_of_the_game(ruleset: str) -> 
         assert action is not None
         board.apply(action)
     assert any(line.startswith("Scores: ") for line in spec.screen(board, 0)["l"])
+
+
+def test_the_refusal_of_an_unknown_thing_is_shown_on_the_handset() -> None:
+    """The server refuses a thing no table has with the code the firmware knows; the handset's screen
+    then says so instead of waiting for a board that never comes, until the server answers otherwise."""
+    assert outgoing.UNKNOWN_DEVICE == protocol.UNKNOWN_DEVICE == "unknown_device"
+    hal = HostHal()
+    handset = Handset(hal, object())  # it sends nothing here
+    refusal = outgoing.reject("hs-9-1", outgoing.UNKNOWN_DEVICE, "thing 'hs-9' is not assigned to any table")
+    handset.on_message(protocol.parse(encode(refusal)))
+    assert hal.display.lines == [
+        "UNKNOWN DEVICE",
+        "thing 'hs-9' is not assigned to any table",
+        "Ask the referee to register it",
+    ]
+    handset.on_message(protocol.parse(encode(outgoing.ack("hs-9-2"))))  # a later hello, acknowledged
+    assert hal.display.lines == ["Waiting for the board…"]

@@ -33,13 +33,19 @@ def test_exported_standings_equal_the_core_recomputed_from_the_exported_logs(sma
     assert ruleset == "bigtwo-2017" and len(boards) == 2
     ai = [r for b in boards for r in b.results if r.ai]
     assert len(ai) == 2  # 7 players at 2 tables of 4: one AI seat in each round, never ranked
-    assert standings_document(*standings(boards, ruleset)) == document["standings"]
+    names = {p["id"]: p["name"] for p in document["players"]}
+    assert standings_document(*standings(boards, ruleset), names) == document["standings"]
+    assert names["P01"] == "Player 1" and len(names) == 7
     assert sorted(s["player"] for s in document["standings"]["standings"]) == [
         f"P{i:02d}" for i in range(1, 8)
     ]
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk == document
-    assert (out / "standings.csv").read_text().splitlines()[0] == "place,player,total,tie_break"
+    assert (out / "standings.csv").read_text().splitlines()[0] == "place,player,total,tie_break,name"
+    # The progress names the players and says "waiting" only when a table waits.
+    assert "0 table(s) waiting" not in log
+    final = log.split("Final standings")[1].splitlines()[1:]
+    assert len(final) >= 7 and all("Player " in line for line in final[:7])
     assert len((out / "results.csv").read_text().splitlines()) == 1 + 2 * 7  # header + 7 players × 2 rounds
 
 
@@ -91,7 +97,7 @@ def test_results_page_renders_in_headless_chromium(small_event, tmp_path):
     dom = proc.stdout
     assert 'id="standings"' in dom and 'id="commitments"' in dom
     for s in document["standings"]["standings"]:
-        assert f'<td class="name">{s["player"]}</td>' in dom
+        assert f'<td class="name">{s["name"]} ({s["player"]})</td>' in dom  # the registered name, and the id
 
 
 def test_faults_through_the_venue_change_no_result(small_event, tmp_path, dynamodb_local):
@@ -159,7 +165,8 @@ def test_a_doudizhu_event_runs_through_the_venue_like_big_two(tmp_path, dynamodb
     ruleset, boards = parse_results(document["results"])
     assert ruleset == "doudizhu-2016" and len(boards) == 2
     assert all(len(b.results) == 6 and {r.seat for r in b.results} == {0, 1, 2} for b in boards)
-    assert standings_document(*standings(boards, ruleset)) == document["standings"]
+    names = {p["id"]: p["name"] for p in document["players"]}
+    assert standings_document(*standings(boards, ruleset), names) == document["standings"]
     assert "Dou Dizhu" in log.getvalue() and "Final standings" in log.getvalue()
 
 

@@ -58,7 +58,8 @@ def test_whole_doudizhu_event_through_device_messages(backend):
     ruleset, boards = parse_results(scoring.results_export(event))
     assert ruleset == "doudizhu-2016" and len(boards) == 4
     assert all(len(b.results) == 6 and sum(r.score for r in b.results) == 0 for b in boards)
-    assert scoring.compute_standings(event, 2) == standings_document(*standings(boards, ruleset))
+    names = {p["id"]: p["name"] for p in scoring.registrations(event)}
+    assert scoring.compute_standings(event, 2) == standings_document(*standings(boards, ruleset), names)
     # Every view carries the rule set; a seat sees its own hand only, and the kitty once it is shown.
     view = backend.last_view(THINGS[0])
     assert view["g"] == "doudizhu-2016" and set(backend.seat_view(THINGS[0], view)) >= {

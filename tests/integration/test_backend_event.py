@@ -37,8 +37,10 @@ def test_whole_event_through_device_messages(backend):
     # The stored standings equal the competition core's on the logged results.
     ruleset, boards = parse_results(scoring.results_export(event))
     assert len(boards) == 4 and all(len(b.results) == 8 for b in boards)
-    expected = standings_document(*standings(boards, ruleset))
+    names = {p["id"]: p["name"] for p in scoring.registrations(event)}  # unnamed players: their ids
+    expected = standings_document(*standings(boards, ruleset), names)
     assert scoring.compute_standings(event, 2) == expected
+    assert all(s["name"] == s["player"] for s in expected["standings"])
     from deckhand.service.models import StandingsItem
 
     assert StandingsItem.get("EVENT#cup", "STANDINGS#002").document == expected

@@ -328,3 +328,31 @@ def test_a_value_on_a_pass_is_ignored_not_a_crash(started, value):
     message = {"t": "act", "msg": "p-1", "board": "1", "a": {"k": "pass", "v": value, "c": value}}
     outcome = b.send("hs-A-0", message)
     assert outcome["status"] == "rejected" and outcome["code"] == "phase_closed"  # a pass in the show phase
+
+
+def test_a_view_gives_the_time_left_to_decide_never_the_epoch_deadline(started):
+    """A handset's clock counts from its boot: ``dl`` is the milliseconds left as the view is sent
+    (the show decision's 10 s), not the server's epoch deadline (`YOUR TURN 1795354859s`)."""
+    b, _ = started
+    view = b.last_view("hs-B-0")
+    assert view is not None and view["ask"] and view["dl"] == 10_000
+    b.clock.advance(3_500)
+    b.send("hs-B-0", {"t": "hello", "msg": "again-1"})  # the full view again, 3.5 s later
+    assert b.last_view("hs-B-0")["dl"] == 6_500
+    b.clock.advance(6_499)
+    b.send("hs-B-0", {"t": "hello", "msg": "again-2"})
+    assert b.last_view("hs-B-0")["dl"] == 1
+
+
+def test_a_hello_from_a_thing_no_table_has_is_refused_unknown_device(started):
+    """Not acknowledged (the device would wait for a board for ever): refused, with its message id."""
+    b, _ = started
+    outcome = b.send("stranger", {"t": "hello", "msg": "h-1"})
+    assert outcome["code"] == "unknown_device"
+    reply = b.publisher.to("stranger")[-1]
+    assert reply == {
+        "t": "reject",
+        "msg": "h-1",
+        "code": "unknown_device",
+        "why": "thing 'stranger' is not assigned to any table",
+    }

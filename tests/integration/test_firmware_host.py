@@ -203,3 +203,20 @@ def test_reboot_mid_board_resumes_from_hello_and_resends_the_unanswered_action(v
     assert len(device_msgs) == len(set(device_msgs)) == actions
     assert {o["status"] for o in bridge.outcomes} <= {"accepted", "duplicate"}
     assert sum(o["status"] == "duplicate" for o in bridge.outcomes) <= drive.unanswered
+
+
+def test_a_handset_no_table_has_says_so_and_is_taken_once_registered(venue, tmp_path):
+    """An unknown thing's hello is refused `unknown_device`: the screen says so (never "waiting for the
+    board" for ever), and once the referee registers it, its next hello is answered and the board comes."""
+    bridge, handsets, dealer = venue
+    stranger = Device("fw-spare", "handset", bridge_port(handsets), tmp_path / "spare")
+    until(lambda: stranger.hal.display.lines[:1] == ["UNKNOWN DEVICE"], [stranger], bridge)
+    assert "'fw-spare' is not assigned to any table" in stranger.hal.display.lines[1]
+    assert stranger.hal.buzzer.beeps == 1
+    events.register_tables("fw", [{"id": "T2", "seats": ["fw-spare", "fw-s1", "fw-s2", "fw-s3"]}])
+    stranger.conn.hello_at = 0  # its next hello is due now (every 30 s while unknown)
+    until(lambda: stranger.hal.display.lines == ["Waiting for the board…"], [stranger], bridge)
+
+
+def bridge_port(devices):
+    return devices[0].cfg["port"]

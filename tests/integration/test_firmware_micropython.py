@@ -46,7 +46,7 @@ def board_views(seat: int = 0, ruleset: str = RULESETS[0]) -> list[dict]:
                 version=version,
                 seat=seat,
                 status=status,
-                deadline=1_800_000_010_000,
+                left_ms=3_600_000,
                 screen=spec.screen(board, seat),
             )
         )
@@ -81,7 +81,7 @@ def largest_view(version: int) -> dict:
         version=version,
         seat=0,
         status="playing",
-        deadline=1_800_000_010_000,
+        left_ms=3_600_000,
         screen={"h": hand, "l": lines, "ask": {"p": "Beat seat 1's plane or pass", "o": options}},
     )
 
@@ -107,7 +107,7 @@ def run_micropython(tmp_path, *tests, ruleset=RULESETS[0]):
 def test_pure_modules_under_micropython(tmp_path):
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_pure.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "micropython: 19 passed, 0 failed" in proc.stdout
+    assert "micropython: 21 passed, 0 failed" in proc.stdout
 
 
 @pytest.mark.parametrize("ruleset", SCREENED)

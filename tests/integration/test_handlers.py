@@ -1,5 +1,6 @@
 """The Lambda handlers, driven only by sample-shaped events (events/), end to end under moto."""
 
+import io
 import json
 
 import pytest
@@ -12,6 +13,7 @@ from deckhand.engines.common.cards import format_cards
 from deckhand.service import clock, context
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
+from deckhand_local.cli.competition import run_standings
 from handlers import FakeContext, api_event, load_handler, sample
 from moto import mock_aws
 
@@ -92,6 +94,7 @@ def play_round(fns, publisher):
 def test_whole_event_through_the_handlers(lambdas):
     fns, publisher = lambdas
     setup(fns)
+    revealed = []
     for number in (1, 2):
         code, body = call_api(fns, "api-start-round.json")
         assert (code, body) == (202, {"round": number, "status": "dealing"})
@@ -100,6 +103,7 @@ def test_whole_event_through_the_handlers(lambdas):
         play_round(fns, publisher)
         code, status = call_api(fns, "api-round-status.json", path=f"/events/harbour-cup/rounds/{number}")
         assert status["status"] == "done" and status["salt"]
+        revealed.append({"round": number, "commitment": status["commitment"], "salt": status["salt"]})
     code, standings_doc = call_api(fns, "api-standings.json")
     assert code == 200
     code, export = call_api(fns, "api-export-csv.json", method="GET")
@@ -121,7 +125,19 @@ def test_whole_event_through_the_handlers(lambdas):
         )["body"]
     )
     ruleset, boards = parse_results(export_json["results"])
-    assert standings_document(*standings(boards, ruleset)) == standings_doc == export_json["standings"]
+    names = {p["id"]: p["name"] for p in export_json["players"]}
+    assert standings_document(*standings(boards, ruleset), names) == standings_doc == export_json["standings"]
+    # The export carries the registrations, each round's commitment and salt, and the names.
+    assert export_json["players"][0] == {"id": "P1", "name": "Player 1", "number": 1}
+    assert len(export_json["players"]) == 8 and export_json["rounds"] == revealed
+    assert {s["name"] for s in standings_doc["standings"]} == {f"Player {i}" for i in range(1, 9)}
+    # Piped as it is into `deckhand standings`: the same standings, and the results page with names.
+    out = io.StringIO()
+    assert run_standings(io.StringIO(json.dumps(export_json)), out, ranking="competition", fmt="json") == 0
+    assert json.loads(out.getvalue()) == export_json["standings"]
+    out = io.StringIO()
+    assert run_standings(io.StringIO(json.dumps(export_json)), out, ranking="competition", fmt="html") == 0
+    assert "<title>Harbour Cup — standings</title>" in out.getvalue() and "Player 1 (P1)" in out.getvalue()
     assert event["statusCode"] == 200
     code, body = call_api(fns, "api-start-round.json")
     assert code == 409 and "finished" in body["error"]

@@ -79,11 +79,48 @@ def test_standings_csv():
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
     assert rows == [
-        ["place", "player", "total", "tie_break"],
-        ["1", "P1", "17000.00", ""],
-        ["2", "P2", "15000.00", ""],
-        ["3", "P3", "15000.00", "play_time"],
+        ["place", "player", "total", "tie_break", "name"],
+        ["1", "P1", "17000.00", "", ""],
+        ["2", "P2", "15000.00", "", ""],
+        ["3", "P3", "15000.00", "play_time", ""],
     ]
+
+
+EXPORT = {
+    "event": {"event_id": "cup", "name": "Harbour <Cup>", "ruleset": "bigtwo-2017"},
+    "players": [{"id": "P1", "name": "Li Wei", "number": 1}, {"id": "P2", "name": "Chan Mei", "number": 2}],
+    "rounds": [{"round": 1, "commitment": "ab" * 32, "salt": "cd" * 16}],
+    "results": {**RESULTS, "deals": "secret"},
+    "standings": {},
+}
+
+
+def test_standings_from_an_events_export_as_the_api_gives_it():
+    """The API's export piped as it is: its results, its players' names with the standings."""
+    code, out, err = deckhand("standings", stdin=json.dumps(EXPORT))
+    assert code == 0, err
+    assert json.loads(out)["standings"] == [
+        {"player": "P1", "name": "Li Wei", "place": 1, "total": 17000.0, "tie_break": None},
+        {"player": "P2", "name": "Chan Mei", "place": 2, "total": 15000.0, "tie_break": None},
+        {"player": "P3", "name": None, "place": 3, "total": 15000.0, "tie_break": "play_time"},
+    ]
+    code, out, err = deckhand("standings", "--format", "html", stdin=json.dumps(EXPORT))
+    assert code == 0, err
+    assert "<title>Harbour &lt;Cup&gt; — standings</title>" in out
+    assert '<td class="name">Li Wei (P1)</td>' in out and '<td class="name">P3</td>' in out
+    code, out, _ = deckhand("standings", "--format", "csv", stdin=json.dumps(EXPORT))
+    assert out.splitlines()[1] == "1,P1,17000.00,,Li Wei"
+
+
+def test_a_bad_export_names_the_field_inside_it():
+    bad = json.loads(json.dumps(EXPORT))
+    del bad["results"]["boards"][1]["results"][0]["score"]
+    code, out, err = deckhand("standings", stdin=json.dumps(bad))
+    assert code == 2 and out == ""
+    assert "results.boards[1].results[0].score: is missing" in err
+    match = {**EXPORT, "results": {"ruleset": "guandan-2023", "matches": [], "standings": []}}
+    code, _, err = deckhand("standings", stdin=json.dumps(match))
+    assert code == 2 and "a match event's export" in err
 
 
 def test_standings_html_is_a_readable_page():

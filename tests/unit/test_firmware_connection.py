@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "device" / "lib") not in sys.path:
     sys.path.insert(0, str(ROOT / "device" / "lib"))
 
-from deckhand_fw.conn import RESEND_MS, Connection  # noqa: E402
+from deckhand_fw.conn import HELLO_AGAIN_MS, RESEND_MS, Connection  # noqa: E402
 
 
 class Ids:
@@ -135,3 +135,24 @@ def test_an_unanswered_action_is_sent_again_with_its_id_on_a_live_link():
     resent = len(client.published)
     conn.step()
     assert len(client.published) == resent  # answered: never again
+
+
+def test_a_thing_the_server_does_not_know_says_hello_again_until_it_is_answered():
+    """Refused `unknown_device` (no table has the thing): a hello every HELLO_AGAIN_MS, so a thing the
+    referee registers later is taken without a restart; an answer stops them."""
+    now = [0]
+    client = QuietClient()
+    conn = Connection({"thing": "t"}, lambda cfg: client, lambda: now[0], Ids(), Queue(), lambda m: None)
+    conn.step()  # connects: its hello
+    assert [b'"hello"' in p for p in client.published] == [True]
+    conn._callback(b"dh/t/down", b'{"t":"reject","msg":"m1","code":"unknown_device","why":"no table"}')
+    now[0] = HELLO_AGAIN_MS - 1
+    conn.step()
+    assert len(client.published) == 1
+    now[0] = HELLO_AGAIN_MS
+    conn.step()
+    assert len(client.published) == 2 and b'"msg": "m2"' in client.published[1]
+    conn._callback(b"dh/t/down", b'{"t":"ack","msg":"m2"}')  # registered since: acknowledged
+    now[0] = 5 * HELLO_AGAIN_MS
+    conn.step()
+    assert len(client.published) == 2

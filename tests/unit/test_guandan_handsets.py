@@ -85,7 +85,7 @@ class Table:
                 version=self.version,
                 seat=seat,
                 status="ended" if self.board.finished else "playing",
-                deadline=0,
+                left_ms=0,
                 screen=SPEC.screen(self.board, seat),
             )
             self.noted[(f"hs-{seat}", self.version)] = self.board.view(seat)

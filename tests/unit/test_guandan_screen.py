@@ -237,7 +237,7 @@ def test_every_screen_of_a_game_fits_a_view_message() -> None:
                 version=9999,
                 seat=seat,
                 status="ended" if board.finished else "playing",
-                deadline=1_800_000_010_000,
+                left_ms=3_600_000,
                 screen=screen(board, seat),
             )
             largest = max(largest, len(encode(message)))

@@ -34,6 +34,8 @@ def run(hal, make_client, config_path="config.json", state_folder="/state", step
         event = hal.buttons.poll()
         if event is not None and isinstance(app, Handset):
             app.on_input(event)
+        elif isinstance(app, Handset):
+            app.tick()  # the countdown of a timed decision
         elif event in ("ok", "redeal") and isinstance(app, Dealer):
             # On a dealing table the ok button is "deal again", pressed after a referee cleared a jam.
             app.redeal()

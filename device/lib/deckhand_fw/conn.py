@@ -7,6 +7,9 @@ BACKOFF_MAX_MS = 30000
 # An action unanswered this long is sent again with its id, on a live link too: its answer, or the
 # action itself, was lost (a server that shed it under load, say). The server applies it at most once.
 RESEND_MS = 5000
+# A thing the server refused as unknown (no table has it) says hello again this often: once the
+# referee registers it, the answer (an ack, or its view) comes without a restart.
+HELLO_AGAIN_MS = 30000
 
 
 class Connection:
@@ -25,6 +28,7 @@ class Connection:
         self.last_io = 0
         self.last_send = 0
         self.connects = 0
+        self.hello_at = None  # when to say hello again (the server did not know this thing)
 
     @property
     def connected(self):
@@ -36,6 +40,10 @@ class Connection:
             return
         if message["t"] in ("ack", "reject") and isinstance(message.get("msg"), str):
             self.queue.ack(message["msg"])  # answered either way: never resend it
+        if message["t"] == "reject" and message.get("code") == protocol.UNKNOWN_DEVICE:
+            self.hello_at = self.ticks_ms() + HELLO_AGAIN_MS
+        elif message["t"] in ("ack", "view", "deal"):
+            self.hello_at = None
         self.on_message(message)
 
     def connect(self):
@@ -47,6 +55,7 @@ class Connection:
         self.connects += 1
         self.backoff_ms = BACKOFF_MIN_MS
         self.last_io = self.ticks_ms()
+        self.hello_at = None
         self._publish(protocol.hello(self.ids.next()))
         self._resend_pending()
 
@@ -104,6 +113,9 @@ class Connection:
             self.client.check_msg()
             if self.client is not None and now - self.last_send >= RESEND_MS and len(self.queue):
                 self._resend_pending()
+            if self.client is not None and self.hello_at is not None and now - self.hello_at >= 0:
+                self.hello_at = None
+                self._publish(protocol.hello(self.ids.next()))
             # A message handler may have dropped the link (a resend that failed): nothing to ping then.
             if self.client is not None and now - self.last_io >= self.keepalive_ms // 2:
                 self.client.ping()

@@ -2,9 +2,10 @@
 # lines and the prompt the server drew; the buttons select cards and move between the prompt's
 # options; the chosen option goes up as one `act` message. The handset knows no game.
 from . import protocol
-from .views import ask_of, screen, selectable
+from .views import ask_of, countdown, screen, selectable
 
 CALL = "call"  # the platform's action: call the referee to the table (docs/protocol.md)
+TICKS_MASK = (1 << 30) - 1  # MicroPython's ticks_ms wraps at 2**30: durations are taken modulo it
 
 
 class Handset:
@@ -22,6 +23,9 @@ class Handset:
         self.acked_board = None
         self.acked_version = 0  # views older than the board version our last action made are stale
         self.called = None  # the board on which this seat called the referee (shown until the next)
+        self.shown_at = 0  # when the view came (the hal's ticks): its ``dl`` counts down from there
+        self.seconds = 0  # the seconds left the screen shows (0: none)
+        self.unknown = None  # why the server refused this thing (no table has it), until it answers otherwise
 
     def attach(self, conn):
         self.conn = conn
@@ -60,11 +64,24 @@ class Handset:
                 # The refusal offers the choice that resolves it, for the cards still selected.
                 self.offered = ask
                 self.choice = 0
+        if kind == "reject" and message.get("code") == protocol.UNKNOWN_DEVICE:
+            # No table has this thing: nothing it sends is taken, and no board will come until the
+            # referee registers it. Said on the screen, not hidden behind "waiting for the board".
+            if self.unknown is None:
+                self.hal.buzzer.beep()
+            self.unknown = message.get("why", "") or "not registered at any table"
+            self.render()
+            return
+        if self.unknown is not None and kind in ("ack", "view"):
+            self.unknown = None  # registered since (a hello acknowledged, or a view)
+            if kind == "ack":
+                self.render()
         if kind == "view":
             current = self.message
             same = current is not None and (message["r"], message["b"]) == (current["r"], current["b"])
             if current is None or not same or message["v"] >= current["v"]:
                 self.message = message
+                self.shown_at = self.hal.ticks_ms()
                 self.selected = set()
                 self.choice = 0
                 self.rejection = None
@@ -81,13 +98,28 @@ class Handset:
             return
         self.render()
 
+    def elapsed(self):
+        """Milliseconds since the view came."""
+        return (self.hal.ticks_ms() - self.shown_at) & TICKS_MASK
+
+    def tick(self):
+        """Called from the main loop: redraw when the seconds left to decide change."""
+        message = self.message
+        if message is None or not message.get("dl") or ask_of(message) is None:
+            return
+        if countdown(message["dl"], self.elapsed()) != self.seconds:
+            self.render()
+
     def render(self):
+        if self.unknown is not None:
+            self.hal.display.show(["UNKNOWN DEVICE", self.unknown, "Ask the referee to register it"])
+            return
         if self.message is None:
             self.hal.display.show(["Waiting for the board…"])
             return
-        lines = screen(
-            self.message, self.selected, self.hal.ticks_ms(), self.rejection, self.choice, self.offered
-        )
+        elapsed = self.elapsed()
+        self.seconds = countdown(self.message.get("dl", 0), elapsed)
+        lines = screen(self.message, self.selected, elapsed, self.rejection, self.choice, self.offered)
         if self.stopped:
             lines.append("STOPPED: " + self.stopped)
         if self.called == self.message["b"]:

@@ -19,6 +19,7 @@ DOWN_FIELDS = {
 ACTION_FIELDS = ("k", "v", "c", "d")  # kind, value, cards (tokens up; true in an option), data
 ASK_FIELDS = ("p", "o", "s")  # an ask: the prompt, its options, the places of the selectable cards
 OPTION_FIELDS = ("l", "a")  # an option: its label and the action it sends
+UNKNOWN_DEVICE = "unknown_device"  # the refusal of a thing no table has: the screen says so
 
 
 def up_topic(thing):

@@ -3,11 +3,13 @@
 from .cards import pretty
 
 
-def countdown(deadline_ms, now_ms):
-    """Whole seconds left for a timed decision (0 when none or over)."""
-    if not deadline_ms:
+def countdown(left_ms, elapsed_ms):
+    """Whole seconds left for a timed decision (0 when none or over): ``left_ms`` the time the view
+    gave (its ``dl``: milliseconds left when the server sent it), ``elapsed_ms`` the time since it came.
+    The handset's clock counts from its boot, the server's from 1970: only durations cross between them."""
+    if not left_ms:
         return 0
-    left = deadline_ms - now_ms
+    left = left_ms - elapsed_ms
     return left // 1000 + (1 if left % 1000 else 0) if left > 0 else 0
 
 
@@ -25,8 +27,9 @@ def selectable(ask, i):
     return places is None or i in places
 
 
-def screen(message, selected, now_ms, rejection=None, choice=0, offered=None):
-    """Lines for the display: board and whether it is this seat's turn, the server's status lines,
+def screen(message, selected, elapsed_ms, rejection=None, choice=0, offered=None):
+    """Lines for the display (``elapsed_ms``: since the view came): board and whether it is this
+    seat's turn with the seconds left to decide, the server's status lines,
     the hand with the selection marked (cards that cannot be selected now in parentheses), the prompt
     and its options (the highlighted one in brackets) — ``offered``'s when a refusal offered a choice."""
     head = "Board " + str(message["b"]) + "  seat " + str(message["s"])
@@ -40,7 +43,7 @@ def screen(message, selected, now_ms, rejection=None, choice=0, offered=None):
         head += "  board over"
     elif ask is not None:
         head += "  YOUR TURN"
-        left = countdown(message.get("dl", 0), now_ms)
+        left = countdown(message.get("dl", 0), elapsed_ms)
         if left:
             head += " " + str(left) + "s"
     lines = [head]

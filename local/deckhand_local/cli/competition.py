@@ -10,7 +10,14 @@ import json
 from typing import IO, Any
 
 from deckhand.competition import swiss
-from deckhand.competition.documents import parse_event, parse_field, parse_results, standings_document
+from deckhand.competition.documents import (
+    is_export,
+    parse_event,
+    parse_field,
+    parse_names,
+    parse_results,
+    standings_document,
+)
 from deckhand.competition.grades import check_event
 from deckhand.competition.render import results_html, standings_csv
 from deckhand.competition.standings import standings
@@ -38,15 +45,21 @@ def dump(doc: Any, stdout: IO[str]) -> None:
 
 
 def run_standings(stdin: IO[str], stdout: IO[str], *, ranking: str, fmt: str) -> int:
-    ruleset, boards = parse_results(read_document(stdin))
+    """Standings from board results, or from an event's export as the API gives it (its players'
+    names then go with the standings, and its name heads the page)."""
+    document = read_document(stdin)
+    ruleset, boards = parse_results(document)
     comparisons, table = standings(boards, ruleset, ranking)
-    doc = standings_document(comparisons, table)
+    doc = standings_document(comparisons, table, parse_names(document) if is_export(document) else None)
     if fmt == "json":
         dump(doc, stdout)
     elif fmt == "csv":
         stdout.write(standings_csv(doc))
     else:
-        stdout.write(results_html(doc, title=f"Standings — {ruleset}"))
+        event = document.get("event") if is_export(document) else None
+        name = event.get("name") if isinstance(event, dict) else None
+        title = f"{name} — standings" if isinstance(name, str) and name else f"Standings — {ruleset}"
+        stdout.write(results_html(doc, title=title))
     return 0
 
 

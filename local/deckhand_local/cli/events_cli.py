@@ -50,8 +50,7 @@ def wait_for_round(
         except ApiError as exc:
             if exc.status != 404:
                 raise
-            if dealing:
-                _check_deal(api, event_id, number)
+            _check_deal(api, event_id, number, requested=dealing)
             status = {}
             line = f"dealing round {number} …"
         else:
@@ -69,11 +68,26 @@ def wait_for_round(
         time.sleep(1.0)
 
 
-def _check_deal(api: ApiClient, event_id: str, number: int) -> None:
-    """A round not dealt yet: its deal failed if the event went back before it (with the reason)."""
+def _check_deal(api: ApiClient, event_id: str, number: int, *, requested: bool) -> None:
+    """A round without a status yet is worth waiting for only while it is being dealt. ``requested``:
+    this command asked for its deal, which failed if the event went back before it (with the reason);
+    otherwise a round the event is not dealing does not exist (a 404 is never "still dealing")."""
     event = api.request("GET", f"/events/{event_id}")
-    if event["status"] != "dealing" and event["current_round"] < number:
-        raise DeckhandError(event.get("deal_error") or f"round {number} was not dealt")
+    if requested:
+        if event["status"] != "dealing" and event["current_round"] < number:
+            raise DeckhandError(event.get("deal_error") or f"round {number} was not dealt")
+        return
+    if event["status"] == "dealing" and event["current_round"] == number:
+        return
+    current = event["current_round"]
+    rounds = (
+        f"its rounds so far: 1–{current}"
+        if current > 1
+        else "its round so far: 1"
+        if current
+        else "no round yet"
+    )
+    raise DeckhandError(f"event {event_id} has no round {number} ({rounds})")
 
 
 def _deal_and_wait(api: ApiClient, event_id: str, path: str, progress: IO[str]) -> dict[str, Any]:

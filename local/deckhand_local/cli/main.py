@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, by_alias, game
 from deckhand.errors import DeckhandError
@@ -32,6 +33,38 @@ def add_broker_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_event_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """``deckhand event``'s options, accepted before and after its subcommand."""
+
+    def default(value: str | None) -> str | None:
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument(
+        "--api",
+        default=default(None),
+        help="a deployed API's base URL (SigV4-signed); default: the local venue",
+    )
+    parser.add_argument(
+        "--state", default=default(".deckhand"), help="the local venue's state folder (default .deckhand)"
+    )
+    parser.add_argument(
+        "--as",
+        dest="organiser",
+        metavar="NAME",
+        default=default(None),
+        help="act as an organiser added with `deckhand venue organiser add NAME` (default: the venue's token)",
+    )
+
+
+def _with_parents(base: type[argparse.ArgumentParser], *parents: argparse.ArgumentParser) -> Any:
+    """A parser class whose every instance (each subcommand's parser) also takes ``parents``' options."""
+
+    def make(**kwargs: Any) -> argparse.ArgumentParser:
+        return base(**kwargs, parents=[*kwargs.pop("parents", []), *parents])
+
+    return make
+
+
 def game_has_showcase(ruleset: str) -> bool:
     return game(ruleset).showcase is not None
 
@@ -57,17 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("seat", help="Swiss movement: groups, tables and seats for the next round")
 
     p_event = sub.add_parser("event", help="event administration (checks offline; the rest through the API)")
-    p_event.add_argument("--api", help="a deployed API's base URL (SigV4-signed); default: the local venue")
-    p_event.add_argument(
-        "--state", default=".deckhand", help="the local venue's state folder (default .deckhand)"
+    add_event_options(p_event, defaults=True)
+    # The same options after the subcommand (`deckhand event status cup --state X`): without defaults
+    # there, so one given before the subcommand is not overwritten by a subcommand's default.
+    after = argparse.ArgumentParser(add_help=False)
+    add_event_options(after, defaults=False)
+    event_sub = p_event.add_subparsers(
+        dest="event_command", required=True, parser_class=_with_parents(argparse.ArgumentParser, after)
     )
-    p_event.add_argument(
-        "--as",
-        dest="organiser",
-        metavar="NAME",
-        help="act as an organiser added with `deckhand venue organiser add NAME` (default: the venue's token)",
-    )
-    event_sub = p_event.add_subparsers(dest="event_command", required=True)
     event_sub.add_parser("check", help="check an event plan against its grade's rules (exit 1 on violations)")
     event_sub.add_parser("create", help="create an event from the JSON on stdin")
     for name, text in (
@@ -188,7 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
         "a simulated clock)",
     )
     p_demo.add_argument(
-        "--out", default="out", help="folder for results.json, results.csv, standings.csv, results.html"
+        "--out",
+        help="folder for results.json, results.csv, standings.csv, results.html (default out/<game>: "
+        "each game's demo keeps its own results)",
     )
     p_demo.add_argument(
         "--game",
@@ -278,7 +310,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         DemoEvent(
             seed=args.seed,
-            out=Path(args.out),
+            out=Path(args.out or f"out/{args.game}"),
             ruleset=ALIASES[args.game],
             players=args.players,
             tables=args.tables,

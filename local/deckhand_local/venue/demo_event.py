@@ -54,6 +54,23 @@ class Faults:
     reorder_every: int = 0  # every n-th device message is delayed until the next one has been handled
 
 
+NAMED_LEADERS = 5  # more than this many level with the third are counted, not named
+
+
+def leaders(rows: list[tuple[str, Any, str]]) -> str:
+    """The round's leaders from the standings, best first (``(name, score, score as shown)``): the
+    first three and everyone level with the third — named when they are few, else counted
+    (``Player 15 114000, 6 tied on 111000``): never three names picked out of a larger tie."""
+    if len(rows) <= 3:
+        return ", ".join(f"{name} {shown}" for name, _, shown in rows)
+    third = rows[2][1]
+    level = [r for r in rows if r[1] == third]
+    ahead = [r for r in rows[:3] if r[1] != third]
+    if len(ahead) + len(level) <= NAMED_LEADERS:
+        return ", ".join(f"{name} {shown}" for name, _, shown in [*ahead, *level])
+    return ", ".join([*(f"{name} {shown}" for name, _, shown in ahead), f"{len(level)} tied on {rows[2][2]}"])
+
+
 class DemoEvent:
     def __init__(
         self,
@@ -261,10 +278,12 @@ class DemoEvent:
         self._progress(status)
         standings = api.request("GET", "/events/demo/standings")["standings"]
         if self.match:
-            leaders = ", ".join(f"{s['team']} {s['mp']} MP {s['lp']} LP" for s in standings[:3])
+            rows = [
+                (s["name"] or s["team"], (s["mp"], s["lp"]), f"{s['mp']} MP {s['lp']} LP") for s in standings
+            ]
         else:
-            leaders = ", ".join(f"{s['player']} {s['total']:.0f}" for s in standings[:3])
-        self.say(f"Round {number} done; salt revealed. Leaders: {leaders}")
+            rows = [(s.get("name") or s["player"], s["total"], f"{s['total']:.0f}") for s in standings]
+        self.say(f"Round {number} done; salt revealed. Leaders: {leaders(rows)}")
 
     def _failing_handler(self, venue: Venue) -> None:
         """Every n-th device message makes the play handler fail on its first try (a Lambda error):
@@ -323,13 +342,12 @@ class DemoEvent:
             boards = sum(1 for t in status["tables"] for b in t["boards"] if b["status"] == "ended")
             line = (
                 f"  round {status['round']}: matches {status['matches_done']}/{status['matches_total']} "
-                f"done ({boards} boards played), {waiting} table(s) waiting for the others"
+                f"done ({boards} boards played)"
             )
         else:
-            line = (
-                f"  round {status['round']}: boards {status['boards_done']}/{status['boards_total']} done, "
-                f"{waiting} table(s) waiting for the others"
-            )
+            line = f"  round {status['round']}: boards {status['boards_done']}/{status['boards_total']} done"
+        if waiting:
+            line += f", {waiting} table(s) waiting for the others"
         if stopped:
             line += f", {stopped} board(s) stopped for a referee"
         if line != self._last_line:
@@ -338,12 +356,10 @@ class DemoEvent:
 
     def _finish(self, api: ApiClient) -> dict[str, Any]:
         export = api.request("GET", "/events/demo/export?format=json")
-        rounds = []
-        for n in range(1, self.rounds + 1):
-            status = api.request("GET", f"/events/demo/rounds/{n}")
-            rounds.append({"round": n, "commitment": status["commitment"], "salt": status.get("salt")})
+        rounds = export["rounds"]  # every round is done: each one's commitment and salt
         document = {
             "event": export["event"],
+            "players": export.get("players", []),
             "results": export["results"],
             "standings": export["standings"],
             "rounds": rounds,
@@ -372,9 +388,12 @@ class DemoEvent:
             )
         )
         self.say("\nFinal standings")
-        for s in export["standings"]["standings"]:
+        final = export["standings"]["standings"]
+        width = max((len(s.get("name") or "") for s in final), default=0)
+        for s in final:
             decided = f"  (tie-break: {s['tie_break']})" if s["tie_break"] else ""
-            self.say(f"  {s['place']:>2}. {s['player']}  {s['total']:>10.2f}{decided}")
+            name = f"  {s.get('name') or '':<{width}}" if width else ""
+            self.say(f"  {s['place']:>2}. {s['player']}{name}  {s['total']:>10.2f}{decided}")
         return document
 
     def _finish_matches(self, export: dict[str, Any], rounds: list[dict[str, Any]]) -> dict[str, Any]:

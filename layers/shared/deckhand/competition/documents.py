@@ -6,6 +6,7 @@ Kept apart from the algorithms so the same documents serve the CLI, the API and 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any
 
 from ..engines.registry import DUPLICATE_RULESETS as RULESETS
@@ -70,16 +71,30 @@ def _date(value: Any, path: str) -> dt.date:
         raise DocumentError(path, f"must be a date YYYY-MM-DD, got {value!r}") from None
 
 
+def is_export(doc: Any) -> bool:
+    """An event's export (``{"event", "players", "rounds", "results", "standings"}``), not bare results."""
+    return isinstance(doc, dict) and "ruleset" not in doc and isinstance(doc.get("results"), dict)
+
+
 def parse_results(doc: Any) -> tuple[str, list[BoardResults]]:
-    """``{"ruleset": …, "boards": [{"board", "round", "group", "results": [...]}]}``."""
-    ruleset = _get(doc, "ruleset", "", str)
+    """``{"ruleset": …, "boards": [{"board", "round", "group", "results": [...]}]}``, or an event's
+    export, whose ``results`` are that document."""
+    where = ""
+    if is_export(doc):
+        if "matches" in doc["results"]:
+            raise DocumentError(
+                "results", "a match event's export: its standings are in it (deckhand match-standings)"
+            )
+        doc, where = doc["results"], "results"
+    ruleset = _get(doc, "ruleset", where, str)
     if ruleset not in RULESETS:
         raise DocumentError(
-            "ruleset", f"unknown rule set {ruleset!r}; use one of {', '.join(sorted(RULESETS))}"
+            f"{where}.ruleset" if where else "ruleset",
+            f"unknown rule set {ruleset!r}; use one of {', '.join(sorted(RULESETS))}",
         )
     boards = []
-    for i, b in enumerate(_get(doc, "boards", "", list)):
-        path = f"boards[{i}]"
+    for i, b in enumerate(_get(doc, "boards", where, list)):
+        path = f"{where}.boards[{i}]" if where else f"boards[{i}]"
         board = str(_get(b, "board", path, (str, int)))
         round_no = _get(b, "round", path, int, default=1)
         group = str(_get(b, "group", path, (str, int), default="1"))
@@ -134,7 +149,23 @@ def results_document(ruleset: str, boards: list[BoardResults]) -> dict[str, Any]
     }
 
 
-def standings_document(comparisons: list[Comparison], table: list[Standing]) -> dict[str, Any]:
+def parse_names(doc: Any) -> dict[str, str]:
+    """The registered players' names of an event's export (``players``: ``[{"id", "name", …}]``), by
+    id; none for bare results."""
+    if not is_export(doc):
+        return {}
+    names = {}
+    for i, p in enumerate(_get(doc, "players", "", list, default=[])):
+        path = f"players[{i}]"
+        names[_get(p, "id", path, str)] = _get(p, "name", path, str)
+    return names
+
+
+def standings_document(
+    comparisons: list[Comparison], table: list[Standing], names: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Board comparisons and standings; with ``names`` (the registered players'), each standing
+    carries the player's ``name`` too (null for one without: an unregistered id)."""
     return {
         "boards": [
             {
@@ -156,7 +187,13 @@ def standings_document(comparisons: list[Comparison], table: list[Standing]) -> 
             for c in comparisons
         ],
         "standings": [
-            {"player": s.player, "place": s.place, "total": s.total_cents / 100, "tie_break": s.tie_break}
+            {
+                "player": s.player,
+                **({"name": names.get(s.player)} if names is not None else {}),
+                "place": s.place,
+                "total": s.total_cents / 100,
+                "tie_break": s.tie_break,
+            }
             for s in table
         ],
     }

@@ -9,12 +9,15 @@ from typing import Any
 
 
 def standings_csv(doc: dict[str, Any]) -> str:
-    """One row per player, best first: place, player, total, tie_break."""
+    """One row per player, best first: place, player, total, tie_break, and the player's registered
+    name (empty when the standings carry none)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["place", "player", "total", "tie_break"])
+    writer.writerow(["place", "player", "total", "tie_break", "name"])
     for s in doc["standings"]:
-        writer.writerow([s["place"], s["player"], f"{s['total']:.2f}", s["tie_break"] or ""])
+        writer.writerow(
+            [s["place"], s["player"], f"{s['total']:.2f}", s["tie_break"] or "", s.get("name") or ""]
+        )
     return out.getvalue()
 
 
@@ -65,20 +68,35 @@ def _table(caption: str, headers: list[str], rows: list[list[str]], *, css_id: s
     return f"<table{ident}><caption>{escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _named(player: str, name: str | None) -> str:
+    """A player as people read them: the registered name and the id (``Li Wei (P03)``), or the id."""
+    return f"{name} ({player})" if name and name != player else player
+
+
 def results_html(doc: dict[str, Any], *, title: str = "Results", extra_sections: str = "") -> str:
     """A self-contained page: the standings, then every board comparison. No scripts, no external files."""
     standings = _table(
         "Standings",
         ["Place", "Player", "Total", "Tie-break"],
-        [[str(s["place"]), s["player"], f"{s['total']:.2f}", s["tie_break"] or ""] for s in doc["standings"]],
+        [
+            [str(s["place"]), _named(s["player"], s.get("name")), f"{s['total']:.2f}", s["tie_break"] or ""]
+            for s in doc["standings"]
+        ],
         css_id="standings",
     )
+    names = {s["player"]: s.get("name") for s in doc["standings"]}
     boards = "".join(
         _table(
             f"Round {b['round']} · board {b['board']} · group {b['group']} · seat {b['seat']}",
             ["Place", "Player", "MP", "MP %", "Rank points"],
             [
-                [str(r["place"]), r["player"], str(r["mp"]), f"{r['mp_pct']:.2f}", f"{r['rank_points']:.2f}"]
+                [
+                    str(r["place"]),
+                    _named(r["player"], names.get(r["player"])),
+                    str(r["mp"]),
+                    f"{r['mp_pct']:.2f}",
+                    f"{r['rank_points']:.2f}",
+                ]
                 for r in b["results"]
             ],
         )

@@ -234,12 +234,16 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         event_id: str,
         format: Annotated[Literal["json", "csv", "boards-csv", "standings-csv", "html"], Query()] = "json",
     ) -> Response[Any]:
-        """Everything shown so far: the event, results and standings up to the last round done. A match
-        event's ``csv`` has a row per match, ``boards-csv`` a row per board (docs/competition.md)."""
+        """Everything shown so far: the event, who entered (``players``; a match event's ``pairs``),
+        each round done's commitment and salt, results and standings up to the last round done. The
+        JSON is the input of ``deckhand standings`` as it is. A match event's ``csv`` has a row per
+        match, ``boards-csv`` a row per board (docs/competition.md)."""
         event = events.get_event(event_id)
         shown = last_round_shown(event)
-        doc = {
+        doc: dict[str, Any] = {
             "event": _event_doc(event),
+            "pairs" if event.match is not None else "players": scoring.registrations(event),
+            "rounds": scoring.revealed_rounds(events.event_id_of(event), shown),
             "results": scoring.results_export(event, shown),
             "standings": scoring.compute_standings(event, shown),
         }

@@ -157,7 +157,7 @@ def _action(g: Game, seat: int, body: ActionBody) -> Action:
 def handle(rt: Runtime, thing: Any, payload: Any) -> dict[str, Any]:
     """Process one device message; returns the outcome (also sent to the device as ack/reject)."""
     if not isinstance(thing, str) or not THING.match(thing):
-        return {"status": "rejected", "code": "unknown_device", "why": "no valid thing name"}
+        return {"status": "rejected", "code": outgoing.UNKNOWN_DEVICE, "why": "no valid thing name"}
     msg = payload.get("msg") if isinstance(payload, dict) else None
     try:
         message = parse(payload)
@@ -187,7 +187,7 @@ def _ack(
 
 # Refusals that may come from a cached assignment gone stale (the thing was registered in a new event
 # since): the assignment is read again, at most once a second per thing, and the message retried.
-_PLACEMENT = frozenset({"unknown_device", "no_round", "wrong_board", "board_over", "not_your_seat"})
+_PLACEMENT = frozenset({outgoing.UNKNOWN_DEVICE, "no_round", "wrong_board", "board_over", "not_your_seat"})
 RECHECK_SECONDS = 1.0
 
 
@@ -216,7 +216,7 @@ def _handle_as(
 ) -> dict[str, Any]:
     msg = message.msg
     if device is None:
-        raise BadMessage("unknown_device", f"thing {thing!r} is not assigned to any table")
+        raise BadMessage(outgoing.UNKNOWN_DEVICE, f"thing {thing!r} is not assigned to any table")
     kind = message.t
     seat = device.seat
     if not isinstance(message, Hello) and message.r is not None:

@@ -27,6 +27,8 @@ UP_FIELDS: dict[str, tuple[str, ...]] = {
 ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
 ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
+# The refusal of a thing assigned to no table (a hello too): the firmware shows it (protocol.UNKNOWN_DEVICE).
+UNKNOWN_DEVICE = "unknown_device"
 WHY_MAX = 200  # characters of a reason a device is sent
 # What a handset is told when its table's board stops: the detail (a misread names a card and where it
 # lies in a duplicate board other tables still play) is for the dealing table and the referee only.
@@ -66,11 +68,13 @@ def view(
     version: int,
     seat: int,
     status: str,
-    deadline: int,
+    left_ms: int,
     screen: dict[str, Any],
 ) -> dict[str, Any]:
     """A seat's view: the board's place and state, and the screen the game drew for the seat (``h``
-    the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any)."""
+    the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any).
+    ``left_ms`` (``dl``): the milliseconds left before the board's next timeout as the view is sent,
+    0 for none — a duration, as a handset's clock counts from its boot (never an epoch time)."""
     payload: dict[str, Any] = {
         "t": "view",
         "g": ruleset,
@@ -79,7 +83,7 @@ def view(
         "v": version,
         "s": seat,
         "st": status,
-        "dl": deadline,
+        "dl": max(0, left_ms),
         "h": list(screen.get("h", [])),
         "l": list(screen.get("l", [])),
     }

@@ -16,12 +16,13 @@ from ..competition.standings import BoardResults, Result, standings
 from . import tableboard
 from .clock import now_ms
 from .disclosure import deals_from
-from .events import get_event
+from .events import get_event, list_players
 from .keys import (
     ACTIVE,
     active_sk,
     event_of,
     event_pk,
+    player_of,
     progress_sk,
     result_prefix,
     result_sk,
@@ -92,6 +93,7 @@ def board_results(results: list[ResultItem]) -> list[BoardResults]:
 
 
 def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
+    """The standings after ``upto_round``; each player's registered ``name`` beside the id."""
     if event.match is not None:
         from .match_results import standings as match_standings
 
@@ -99,7 +101,42 @@ def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     event_id = event_of(event.pk)
     boards = [b for b in board_results(list_results(event_id)) if b.round <= upto_round]
     comparisons, table = standings(boards, event.ruleset, event.ranking)
-    return standings_document(comparisons, table)
+    names = {p["id"]: p["name"] for p in registrations(event)}
+    return standings_document(comparisons, table, names)
+
+
+def registrations(event: EventItem) -> list[dict[str, Any]]:
+    """Who entered, in registration order: a player's id, name and registration number; a match
+    event's pairs with their two players (``pairs``: the export names them ``pairs``)."""
+    event_id = event_of(event.pk)
+    if event.match is not None:
+        from .keys import team_of
+        from .pairs import list_teams
+
+        return [
+            {"id": team_of(t.sk), "name": t.name, "number": t.number, "players": t.players}
+            for t in list_teams(event_id)
+        ]
+    return [{"id": player_of(p.sk), "name": p.name, "number": p.number} for p in list_players(event_id)]
+
+
+def revealed_rounds(event_id: str, upto_round: int) -> list[dict[str, Any]]:
+    """Each round done up to ``upto_round``: the commitment published at its start and the salt
+    revealed at its end (docs/protocol.md, Verification) — never a round still in play's salt."""
+    out = []
+    for n in range(1, upto_round + 1):
+        try:
+            r = RoundItem.get(
+                event_pk(event_id),
+                round_sk(n),
+                consistent_read=True,
+                attributes_to_get=["status", "commitment", "salt"],
+            )
+        except DoesNotExist:
+            continue
+        if r.status == "done":
+            out.append({"round": n, "commitment": r.commitment, "salt": r.salt})
+    return out
 
 
 def results_export(event: EventItem, upto_round: int | None = None) -> dict[str, Any]:

@@ -357,9 +357,14 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
         version=item.version,
         seat=seat,
         status=item.status,
-        deadline=item.deadline,
+        left_ms=time_left(item),
         screen=drawn,
     )
+
+
+def time_left(item: BoardStateItem) -> int:
+    """The milliseconds left before the board's next timeout (``dl``; 0: none, or already due)."""
+    return max(0, item.deadline - now_ms()) if item.deadline else 0
 
 
 def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:

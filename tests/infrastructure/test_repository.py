@@ -1,0 +1,46 @@
+"""The repository itself: what git must never pick up, and what `make` says while it installs."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="a git checkout")
+@pytest.mark.parametrize(
+    "path", [".deckhand/venue.json", ".deckhand/organisers.json", "out/bigtwo/results.json"]
+)
+def test_the_venue_state_and_results_are_never_committed(path):
+    """`.deckhand/` holds the local API's token (and the venue's passwords): git ignores it."""
+    proc = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT, check=False)
+    assert proc.returncode == 0, f"{path} is not ignored by .gitignore"
+
+
+def _recipe(target: str) -> list[str]:
+    lines = (ROOT / "Makefile").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(target + ":"))
+    recipe = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(line.strip())
+    return recipe
+
+
+@pytest.mark.parametrize("target", ["$(STAMP)", "$(STUBS)"])
+def test_the_long_pip_installs_say_what_they_install_and_why_it_takes_time(target):
+    """pip runs --quiet for minutes: an echo before it names what is installed and that it takes a while."""
+    recipe = _recipe(target)
+    first_pip = next(i for i, line in enumerate(recipe) if "pip install" in line)
+    said = [line for line in recipe[:first_pip] if re.match(r"@echo ", line)]
+    assert said, f"{target}: nothing is said before pip installs"
+    assert any("minute" in line for line in said), said
+
+
+def test_make_demo_writes_each_games_results_to_its_own_folder():
+    (line,) = [line for line in _recipe("demo") if "deckhand demo" in line]
+    assert "--out out/$(or $(GAME),bigtwo)" in line

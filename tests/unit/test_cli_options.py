@@ -1,0 +1,66 @@
+"""``deckhand event``'s options (--api, --state, --as) are taken before or after its subcommand."""
+
+import pytest
+from deckhand_local.cli import events_cli
+from deckhand_local.cli.main import build_parser, main
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["event", "--state", "X", "--as", "bob", "status", "cup", "--round", "2"],
+        ["event", "status", "cup", "--state", "X", "--round", "2", "--as", "bob"],
+        ["event", "--as", "bob", "status", "--state", "X", "cup", "--round", "2"],
+    ],
+)
+def test_event_options_before_or_after_the_subcommand(argv):
+    args = build_parser().parse_args(argv)
+    assert (args.state, args.organiser, args.api, args.event_id, args.round) == ("X", "bob", None, "cup", 2)
+
+
+def test_defaults_stay_and_an_option_before_is_not_overwritten():
+    parser = build_parser()
+    args = parser.parse_args(["event", "export", "cup", "--format", "csv"])
+    assert (args.state, args.organiser, args.api, args.fmt) == (".deckhand", None, None, "csv")
+    args = parser.parse_args(["event", "--api", "https://api.example", "players", "cup"])
+    assert (args.api, args.state) == ("https://api.example", ".deckhand")
+    args = parser.parse_args(["event", "--state", "A", "create", "--state", "B"])
+    assert args.state == "B"  # the later one, as argparse takes a repeated option
+
+
+def test_the_command_uses_a_state_folder_given_after_the_subcommand(monkeypatch, capsys, tmp_path):
+    seen = {}
+
+    class Api:
+        def __init__(self, api, state, organiser=None):
+            seen.update(api=api, state=state, organiser=organiser)
+
+        def request(self, method, path, body=None, *, raw=False):
+            return {"standings": []}
+
+    monkeypatch.setattr(events_cli, "ApiClient", Api)
+    assert main(["event", "standings", "cup", "--state", str(tmp_path / "venue"), "--as", "bob"]) == 0
+    assert seen == {"api": None, "state": tmp_path / "venue", "organiser": "bob"}
+    assert capsys.readouterr().out == '{\n  "standings": []\n}\n'
+
+
+@pytest.mark.parametrize(("argv", "out"), [([], "out/bigtwo"), (["--game", "doudizhu"], "out/doudizhu")])
+def test_each_games_demo_writes_its_own_folder(monkeypatch, argv, out):
+    """`make demo GAME=doudizhu` wrote over the Big Two results in out/ without a word."""
+    from pathlib import Path
+
+    from deckhand_local.venue import demo_event
+
+    seen = {}
+
+    class Demo:
+        def __init__(self, **kwargs):
+            seen.update(kwargs)
+
+        def run(self):
+            return {}
+
+    monkeypatch.setattr(demo_event, "DemoEvent", Demo)
+    assert main(["demo", *argv]) == 0
+    assert seen["out"] == Path(out)
+    assert main(["demo", *argv, "--out", "mine"]) == 0 and seen["out"] == Path("mine")
