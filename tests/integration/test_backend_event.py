@@ -139,3 +139,31 @@ def test_score_retries_never_count_twice(backend):
     after = RoundItem.get("EVENT#cup", "ROUND#001")
     assert (rounds.get_progress("cup", 1), after.status) == ((4, 4), "done")
     assert len(scoring.list_results("cup", 1)) == 4
+
+
+def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(backend):
+    from deckhand.engines.common.cards import format_cards
+    from deckhand.service import tableboard
+    from deckhand.service.models import DealItem
+
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    run_round(backend, bots)
+    rounds.request_next_round(backend.rt, "cup")  # round 2 in play, nothing of it played yet
+    bots[0].act()
+    doc = scoring.results_export(events.get_event("cup"))
+    done = [b for b in doc["boards"] if b["round"] == 1]
+    assert done and all("deal" in b and "play" in b for b in done)
+    assert all("deal" not in b and "play" not in b for b in doc["boards"] if b["round"] == 2)
+    b = done[0]
+    order = DealItem.get("EVENT#cup", f"DEAL#001#{b['group']}#{b['board']}").order
+    hands = b["deal"]["hands"]
+    assert len(hands) == 4 and sorted(c for h in hands for c in h) == sorted(format_cards(order))
+    assert b["deal"]["deal_number"] == 1 and b["deal"]["kitty"] == []
+    for play in b["play"]:
+        item = tableboard.load("cup", 1, play["table"], b["board"])
+        kept = ("s", "t", "c", "v", "d", "n", "by")  # never the press's time or message id
+        assert play["steps"] == [{k: e[k] for k in kept if k in e} for e in item.log]
+        # The first play of each table is by a seat holding the cards it played (the hand record's).
+        first = next(s for s in play["steps"] if s.get("c"))
+        assert set(first["c"]) <= set(hands[first["s"]])

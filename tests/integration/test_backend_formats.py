@@ -286,3 +286,106 @@ def test_the_extra_board_option_rules_out_a_draw_between_leading_pairs_in_the_la
         events.create_event(
             match_event(event_id="cup", match={"format": "knockout", "extra_board": {"last_rounds": 1}})
         )
+
+
+def _out(b: Any, team: str) -> None:
+    """Disqualify ``team`` at its match in play (it loses it; never paired again)."""
+    _penalty(b, "disqualify", f"{team}1")
+
+
+def test_a_round_of_forfeits_only_ends_at_once(backend):
+    fmt_event(backend, list("ABCD"), 4, {"format": "double_elimination"})
+    decide(backend, 1, better("ABCD"))  # W1: A>D, B>C
+    assert rounds.request_next_round(backend.rt, "league") == 2  # W2-1 A v B, L1-1 C v D
+    _out(backend, "B")  # B loses W2-1 and leaves: its losers' match is a forfeit
+    _penalty(backend, "forfeit", "C1")  # D beats C in L1-1
+    assert rounds.round_status("league", 2)["status"] == "done"
+    third = match_rounds.get_pairing(events.get_event("league"), 3)
+    assert third["pairs"] == [] and third["forfeits"] == [["D", "B"]]
+    assert rounds.request_next_round(backend.rt, "league") == 3
+    assert rounds.round_status("league", 3)["status"] == "done", "no table: done when dealt"
+    assert events.get_event("league").status == "between_rounds"
+
+
+def test_two_withdrawn_pairs_meeting_in_a_bracket_do_not_stop_it(backend):
+    fmt_event(backend, list("ABCDEFGH"), 6, {"format": "double_elimination"}, tables=4)
+    assert rounds.request_next_round(backend.rt, "league") == 1
+    _out(backend, "H")
+    _out(backend, "E")
+    for m in list_matches("league", 1):
+        if m.status == "playing":
+            loser = max(m.pairs, key="ABCDEFGH".index)
+            _penalty(backend, "forfeit", f"{loser}1")
+    assert rounds.round_status("league", 1)["status"] == "done"
+    second = match_rounds.get_pairing(events.get_event("league"), 2)
+    assert ["E", "H"] not in [sorted(p) for p in second["pairs"]] and all(
+        "H" not in f for f in second["forfeits"]
+    )
+    decide(backend, 2, better("ABCDEFGH"))
+    assert rounds.round_status("league", 2)["status"] == "done"
+    assert match_rounds.get_pairing(events.get_event("league"), 3)["pairs"]
+
+
+def test_a_disqualified_pair_is_left_out_of_the_next_pairing_stored_at_the_round_end(backend):
+    fmt_event(backend, list("ABCD"), 3, {"format": "swiss"})
+    assert rounds.request_next_round(backend.rt, "league") == 1
+    (first, last) = [m for m in list_matches("league", 1) if m.table]
+    _penalty(backend, "forfeit", f"{first.pairs[1]}1")
+    _out(backend, last.pairs[1])  # the round's last match: the round ends with it
+    stored = match_rounds.get_pairing(events.get_event("league"), 2)
+    assert stored["stored"] and last.pairs[1] not in {t for p in stored["pairs"] for t in p}
+
+
+def test_swiss_then_knockout_keeps_its_seeds_when_a_qualifier_leaves(backend):
+    match = {"format": "swiss_then_knockout", "stages": {"swiss_rounds": 1, "qualifiers": 4}}
+    fmt_event(backend, list("ABCDEF"), 3, match, tables=3)
+    decide(backend, 1, better("ABCDEF"))
+    ko = match_rounds.get_pairing(events.get_event("league"), 2)
+    assert ko["stored"] and len(ko["seeds"]) == 4 and ko["stage"] == "knockout"
+    assert rounds.request_next_round(backend.rt, "league") == 2
+    ms = [m for m in list_matches("league", 2) if m.table]
+    _out(backend, ms[0].pairs[0])  # a qualifier is disqualified in the knockout
+    for m in ms[1:]:
+        _penalty(backend, "forfeit", f"{m.pairs[1]}1")
+    assert rounds.round_status("league", 2)["status"] == "done"
+    final = match_rounds.get_pairing(events.get_event("league"), 3)
+    assert final["pairs"] and len(final["pairs"]) == 1
+    standings = match_results.standings(events.get_event("league"), 2)["standings"]
+    assert len(standings) == 6 and {s["team"] for s in standings[:4]} == set(ko["seeds"])
+
+
+def test_a_field_too_small_for_the_knockout_is_told_when_the_next_round_starts(backend):
+    match = {"format": "swiss_then_knockout", "stages": {"swiss_rounds": 1, "qualifiers": 4}}
+    fmt_event(backend, list("ABCD"), 3, match)
+    assert rounds.request_next_round(backend.rt, "league") == 1
+    _out(backend, "D")
+    _penalty(backend, "forfeit", "C1")
+    assert rounds.round_status("league", 1)["status"] == "done", "the round that ended stays ended"
+    with pytest.raises(events.Conflict, match="the knockout takes 4 pairs; only 3 are still in"):
+        rounds.request_next_round(backend.rt, "league")
+
+
+def test_a_cut_is_kept_as_made_and_a_pair_out_early_ranks_below_it(backend):
+    match = {"format": "swiss_with_cut", "stages": {"units": [{"rounds": 2, "leave": 2}, {"rounds": 1}]}}
+    fmt_event(backend, list("ABCDEF"), 3, match, tables=3)
+    assert rounds.request_next_round(backend.rt, "league") == 1
+    _out(backend, "F")  # out in round 1, before the cut
+    for m in list_matches("league", 1):
+        if m.status == "playing":
+            _penalty(backend, "forfeit", f"{max(m.pairs, key='ABCDEF'.index)}1")
+    decide(backend, 2, better("ABCDEF"))
+    third = match_rounds.get_pairing(events.get_event("league"), 3)
+    (cut,) = third["cuts"].values()
+    assert len(cut) == 2 and "F" not in cut
+    decide(backend, 3, better("ABCDEF"))
+    final = match_results.standings(events.get_event("league"), 3)["standings"]
+    assert final[-1]["team"] == "F" and {s["team"] for s in final[-3:-1]} == set(cut)
+    assert final[-1]["place"] == 6 and min(s["place"] for s in final[-3:-1]) == 4
+
+
+def test_a_bracket_round_cannot_be_paired_by_hand(backend):
+    fmt_event(backend, list("ABCD"), 2, {"format": "knockout"})
+    with pytest.raises(events.Conflict, match="only a Swiss round is paired by hand"):
+        match_rounds.override_pairing(
+            events.get_event("league"), 1, [["A", "B"], ["C", "D"]], None, "x", "ref"
+        )

@@ -414,3 +414,17 @@ def test_round_one_by_snake_reads_the_pairs_seeds(backend):
     )
     assert shown["pairs"] == [list(p) for p in expected.pairs]
     assert shown["pairs"] != [["N", "E"], ["S", "W"]]  # not the registration order
+
+
+def test_a_match_export_carries_hand_and_play_records_once_its_round_is_done(league):
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    rounds.request_next_round(b.rt, "league")  # round 2 in play
+    doc = match_results.results_document(events.get_event("league"), 2)
+    first = [m for m in doc["matches"] if m["round"] == 1 and m["table"]]
+    ended = [x for m in first for x in m["boards"] if x["status"] == "ended"]
+    assert ended and all(len(x["deal"]["hands"]) == 4 and x["play"] for x in ended)
+    assert all(len(h) == 27 for x in ended for h in x["deal"]["hands"])
+    later = [x for m in doc["matches"] if m["round"] == 2 for x in m["boards"]]
+    assert all("deal" not in x and "play" not in x for x in later)

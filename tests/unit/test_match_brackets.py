@@ -75,3 +75,9 @@ def test_single_elimination_places_by_the_round_a_pair_went_out(n, third, seed):
         assert sorted(places.values())[:4] == [1, 2, 3, 4]
     for team, place in places.items():
         assert (place == 1) == (b.seed_of[team] not in losses)
+
+
+def test_a_field_of_three_places_the_walkover_third_place_pair_third():
+    b = bracket(3, third=True)
+    play_out(b, random.Random(1))
+    assert sorted(b.places().values()) == [1, 2, 3]

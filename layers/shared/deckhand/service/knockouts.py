@@ -10,7 +10,7 @@ and is not played when the winners' bracket's pair wins the first final).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from ..competition.matchplay import knockout
@@ -58,12 +58,21 @@ class BracketRun:
             if (r.a is None) != (r.b is None)
         ]
 
-    def play_wave(self, results: Sequence[MatchResult], round_no: int) -> None:
-        """Fill in the next wave from the event's results of ``round_no``."""
+    def play_wave(
+        self, results: Sequence[MatchResult], round_no: int, inactive: Set[str] = frozenset()
+    ) -> None:
+        """Fill in the next wave from the event's results of ``round_no``.
+
+        ⚖ Two pairs both withdrawn or disqualified meet in no game and leave no result: the better
+        seed goes on, so its next opponent wins by forfeit (the bracket keeps its shape)."""
         wave = 1 + max(self.wave_of.values(), default=0)
         for m, a, b in self.ready():
             ta, tb = self.team_of[a], self.team_of[b]
             result = next((h for h in results if h.round == round_no and {h.a, h.b} == {ta, tb}), None)
+            if result is None and ta in inactive and tb in inactive:
+                self.winners[m.id] = min(a, b)
+                self.wave_of[m.id] = wave
+                continue
             if result is None:
                 raise Conflict(f"round {round_no}: the bracket's match {m.id}, {ta} v {tb}, has no result")
             if result.mp[0] == result.mp[1]:
@@ -106,9 +115,19 @@ class BracketRun:
             elif self._eliminates(m, lost, r.a):
                 final = not self.double and m.bracket is Part.WINNERS and m.round == self._last()
                 out_at[lost] = (wave, 3 if final else _TIER.get(m.bracket, 0))
+                third = self._walkover_third(resolved) if final else None
+                if third is not None:  # a field of three: the 3rd-place match is a walkover
+                    out_at[third] = (wave, 2)
         never = (10**6, 0)
         keys = {s: out_at.get(s, never) for s in self.team_of}
         return {t: 1 + sum(1 for k in keys.values() if k > keys[s]) for s, t in self.team_of.items()}
+
+    def _walkover_third(self, resolved: dict[str, knockout.Resolved]) -> int | None:
+        third = next((m for m in self.plan if m.bracket is Part.THIRD_PLACE), None)
+        r = resolved.get(third.id) if third is not None else None
+        if r is None or (r.a is None) == (r.b is None):
+            return None
+        return r.a if r.a is not None else r.b
 
     def _last(self) -> int:
         return max(m.round for m in self.plan if m.bracket is Part.WINNERS)
@@ -136,12 +155,13 @@ def run(
     *,
     double: bool = False,
     final: FinalReset = FinalReset.ONE_FINAL,
+    inactive: Set[str] = frozenset(),
 ) -> BracketRun:
     """The bracket of ``seeds`` (best first) played from ``first_round``, with the results of its
-    rounds up to ``upto_round`` filled in."""
+    rounds up to ``upto_round`` filled in (``inactive``: pairs withdrawn or disqualified)."""
     bracket = BracketRun(plan, {i + 1: t for i, t in enumerate(seeds)}, double, final)
     for r in range(first_round, upto_round + 1):
         if bracket.finished():
             break
-        bracket.play_wave(results, r)
+        bracket.play_wave(results, r, inactive)
     return bracket

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from string import ascii_uppercase
 
 from ..competition.matchplay import knockout, ranking, round_robin, swiss
-from ..competition.matchplay.entrants import Entrant, MatchResult
+from ..competition.matchplay.entrants import Entrant, MatchResult, Status
 from ..competition.matchplay.errors import CannotPairError, MatchPlayError
 from ..competition.matchplay.staged import SwissThenKnockout, apply_cut
 from .events import Conflict
@@ -38,6 +38,24 @@ class RoundPlan:
     labels: list[str] = field(default_factory=list)  # per table: its bracket match (W1-1, L2-1, F, 3rd)
     stage: str = ""  # swiss | group | knockout
     bracket: bool = False  # no game is drawn; the knockout match rule applies
+    seeds: list[str] = field(default_factory=list)  # the knockout's first round: its seeds, kept
+    cuts: dict[int, list[str]] = field(default_factory=dict)  # a unit's first round: who was cut, kept
+
+
+@dataclass(frozen=True)
+class Frozen:
+    """Draws made once and kept (stored with the pairing of the round that first used them), so a
+    later withdrawal or disqualification never redraws the past: the knockout's seeds after the
+    Swiss, and who each cut of a Swiss with cut removed (end of unit → pairs)."""
+
+    seeds: tuple[str, ...] = ()
+    cuts: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def cut_after(self, end: int) -> tuple[str, ...] | None:
+        return next((teams for e, teams in self.cuts if e == end), None)
+
+
+NOTHING_KEPT = Frozen()
 
 
 def _by_seed(entrants: Sequence[Entrant]) -> list[Entrant]:
@@ -89,21 +107,22 @@ def _games_of(
 
 
 def _bracket(
-    settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult], upto_round: int
+    settings: MatchSettings,
+    entrants: Sequence[Entrant],
+    history: Sequence[MatchResult],
+    upto_round: int,
+    frozen: Frozen = NOTHING_KEPT,
 ) -> tuple[BracketRun, int] | None:
     """The event's bracket (None before the knockout stage) and the round it starts in."""
     ko = settings.knockout
+    inactive = {e.id for e in entrants if not e.active}
     if settings.format is MatchFormat.SWISS_THEN_KNOCKOUT:
         first = settings.stages.swiss_rounds + 1
         if upto_round < first - 1:
             return None
-        stage = SwissThenKnockout(settings.stages.qualifiers, ko.match, ko.third_place)
-        swiss_results = [h for h in history if h.round < first]
-        try:
-            seeds, plan = stage.draw(entrants, swiss_results, settings.ranking_options())
-        except MatchPlayError as exc:
-            raise Conflict(f"the knockout stage cannot be drawn: {exc}") from None
-        return run(plan, seeds, history, first, upto_round), first
+        seeds = list(frozen.seeds) or knockout_seeds(settings, entrants, history)
+        plan = knockout.single_elimination(len(seeds), ko.third_place)
+        return run(plan, seeds, history, first, upto_round, inactive=inactive), first
     if settings.format is MatchFormat.KNOCKOUT:
         plan = knockout.single_elimination(len(entrants), ko.third_place)
     elif settings.format is MatchFormat.DOUBLE_ELIMINATION:
@@ -112,7 +131,22 @@ def _bracket(
         return None
     seeds = [e.id for e in _by_seed(entrants)]
     double = settings.format is MatchFormat.DOUBLE_ELIMINATION
-    return run(plan, seeds, history, 1, upto_round, double=double, final=ko.final), 1
+    return run(plan, seeds, history, 1, upto_round, double=double, final=ko.final, inactive=inactive), 1
+
+
+def knockout_seeds(
+    settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult]
+) -> list[str]:
+    """002 §29: the Swiss's top pairs still in, by their Swiss places (ties by lot), drawn when the
+    Swiss ends and kept from then on (Frozen)."""
+    ko = settings.knockout
+    stage = SwissThenKnockout(settings.stages.qualifiers, ko.match, ko.third_place)
+    first = settings.stages.swiss_rounds + 1
+    try:
+        seeds, _ = stage.draw(entrants, [h for h in history if h.round < first], settings.ranking_options())
+    except MatchPlayError as exc:
+        raise Conflict(f"the knockout stage cannot be drawn: {exc}") from None
+    return seeds
 
 
 def rounds_needed(settings: MatchSettings, entrants: Sequence[Entrant]) -> int | None:
@@ -130,37 +164,66 @@ def rounds_needed(settings: MatchSettings, entrants: Sequence[Entrant]) -> int |
 
 
 def check_rounds(settings: MatchSettings, entrants: Sequence[Entrant], rounds: int) -> None:
+    """The event's rounds are the format's for this field, and the field is large enough for its
+    stages (checked at every pairing: a withdrawal may shrink it)."""
     need = rounds_needed(settings, entrants)
     if need is not None and need != rounds:
         raise Conflict(
             f"a {settings.format.value} of {len(entrants)} pairs takes {need} rounds; the event has {rounds}"
         )
+    active = len([e for e in entrants if e.active])
+    stages = settings.stages
+    if stages.qualifiers and active < stages.qualifiers:
+        raise Conflict(f"the knockout takes {stages.qualifiers} pairs; only {active} are still in the event")
+    if stages.cut is not None:
+        leaving = sum(u.leave for u in stages.cut.units)
+        if active - leaving < 2:
+            raise Conflict(f"the cuts remove {leaving} of {active} pairs still in: at least 2 must play on")
 
 
-def _swiss_field(settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult],
-                 round_no: int) -> list[Entrant]:  # fmt: skip
-    """The Swiss field of ``round_no``: after each unit of a Swiss with cut, its lowest pairs leave
-    (002 §28; ties at the line by lot), scores carried on."""
+def _swiss_field(
+    settings: MatchSettings,
+    entrants: Sequence[Entrant],
+    history: Sequence[MatchResult],
+    round_no: int,
+    frozen: Frozen = NOTHING_KEPT,
+) -> tuple[list[Entrant], dict[int, list[str]]]:
+    """The Swiss field of ``round_no`` and who each cut before it removed: after each unit of a
+    Swiss with cut, its lowest pairs leave (002 §28; ties at the line by lot), scores carried on. A
+    cut made before is kept as it was (``frozen``)."""
     out = list(entrants)
+    cuts: dict[int, list[str]] = {}
     cut = settings.stages.cut
     if cut is None:
-        return out
+        return out, cuts
     end = 0
     for unit in cut.units:
         end += unit.rounds
         if end >= round_no or not unit.leave:
             continue
-        try:
-            out = apply_cut(
-                out, [h for h in history if h.round <= end], unit.leave, settings.ranking_options()
-            )
-        except MatchPlayError as exc:
-            raise Conflict(f"the cut after round {end}: {exc}") from None
-    return out
+        kept = frozen.cut_after(end)
+        if kept is not None:
+            gone = set(kept)
+        else:
+            before = {e.id for e in out if e.active}
+            try:
+                after = apply_cut(
+                    out, [h for h in history if h.round <= end], unit.leave, settings.ranking_options()
+                )
+            except MatchPlayError as exc:
+                raise Conflict(f"the cut after round {end}: {exc}") from None
+            gone = before - {e.id for e in after if e.active}
+        cuts[end] = sorted(gone)
+        out = [replace(e, status=Status.WITHDRAWN) if e.id in gone and e.active else e for e in out]
+    return out, cuts
 
 
 def plan_round(
-    settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult], round_no: int
+    settings: MatchSettings,
+    entrants: Sequence[Entrant],
+    history: Sequence[MatchResult],
+    round_no: int,
+    frozen: Frozen = NOTHING_KEPT,
 ) -> RoundPlan:
     """The round's tables by the event's format (``history``: the results of the rounds before)."""
     active = {e.id for e in entrants if e.active}
@@ -174,7 +237,7 @@ def plan_round(
         if round_no > max(len(s) for s in schedules):
             raise Conflict(f"the round robin has {max(len(s) for s in schedules)} rounds")
         return plan
-    drawn = _bracket(settings, entrants, history, round_no - 1)
+    drawn = _bracket(settings, entrants, history, round_no - 1, frozen)
     if drawn is not None:
         bracket, first = drawn
         ready = bracket.ready()
@@ -182,16 +245,27 @@ def plan_round(
             raise Conflict(f"the bracket is complete: no match is left for round {round_no}")
         plan = RoundPlan([], "knockout", stage="knockout", bracket=True)
         games = [(bracket.team_of[a], bracket.team_of[b]) for _, a, b in ready]
-        _games_of(games, active, plan, [m.id for m, _, _ in ready])
+        labels = [m.id for m, _, _ in ready]
+        for (a, b), label in zip(games, labels, strict=True):
+            if a in active and b in active:
+                plan.pairs.append([a, b])
+                plan.labels.append(label)
+            elif a in active or b in active:
+                plan.forfeits.append([a, b] if a in active else [b, a])
         if round_no == first:
             plan.walkovers = bracket.walkovers()
+            if fmt is MatchFormat.SWISS_THEN_KNOCKOUT:
+                plan.seeds = [bracket.team_of[i] for i in sorted(bracket.team_of)]
         return plan
-    field_now = _swiss_field(settings, entrants, history, round_no)
+    field_now, cuts = _swiss_field(settings, entrants, history, round_no, frozen)
     try:
         pairing = swiss.pair_round(field_now, list(history), round_no, settings.swiss_options(list(entrants)))
     except CannotPairError as exc:
         raise PairingProblem(str(exc)) from None
-    return RoundPlan([list(p) for p in pairing.pairs], "swiss", bye=pairing.bye, stage="swiss")
+    plan = RoundPlan([list(p) for p in pairing.pairs], "swiss", bye=pairing.bye, stage="swiss")
+    if round_no - 1 in cuts:  # the first round after a cut keeps who it removed
+        plan.cuts = {round_no - 1: cuts[round_no - 1]}
+    return plan
 
 
 def is_bracket_round(settings: MatchSettings, round_no: int) -> bool:
@@ -217,12 +291,19 @@ def undrawn_tables(
     return {i for i, (a, b) in enumerate(pairs) if a in leading and b in leading}
 
 
-def over_after(settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult],
-               round_no: int) -> bool:  # fmt: skip
+def over_after(
+    settings: MatchSettings,
+    entrants: Sequence[Entrant],
+    history: Sequence[MatchResult],
+    round_no: int,
+    frozen: Frozen = NOTHING_KEPT,
+) -> bool:
     """The format has nothing left to play after ``round_no`` (a double elimination's reset final is
     not played when the winners' bracket's pair won the first final)."""
-    drawn = _bracket(settings, entrants, history, round_no)
-    return drawn is not None and round_no >= drawn[1] and drawn[0].finished()
+    if not is_bracket_round(settings, round_no):
+        return False
+    drawn = _bracket(settings, entrants, history, round_no, frozen)
+    return drawn is not None and drawn[0].finished()
 
 
 @dataclass(frozen=True)
@@ -232,13 +313,17 @@ class Placed:
 
 
 def places(
-    settings: MatchSettings, entrants: Sequence[Entrant], history: Sequence[MatchResult], upto_round: int
+    settings: MatchSettings,
+    entrants: Sequence[Entrant],
+    history: Sequence[MatchResult],
+    upto_round: int,
+    frozen: Frozen = NOTHING_KEPT,
 ) -> list[Placed]:
     """The standings after ``upto_round`` as the format places them (RULES.md §4.3 Ranking; a bracket's
-    places by the round a pair was knocked out in; a staged event's by the stage a pair reached)."""
+    places by the round a pair was knocked out in; a staged event's by the stage a pair reached,
+    each stage's pairs ranked on the results up to the stage they left in)."""
     options = settings.ranking_options()
     results = [h for h in history if h.round <= upto_round]
-    ranked = ranking.rank(entrants, results, options)
     if settings.format is MatchFormat.ROUND_ROBIN and settings.round_robin.groups > 1:
         out: list[Placed] = []
         for i, members in enumerate(groups(settings, entrants)):
@@ -246,55 +331,66 @@ def places(
             own = [h for h in results if h.a in members]
             out += [Placed(s, group_name(i)) for s in ranking.rank(inside, own, options)]
         return out
-    drawn = _bracket(settings, entrants, results, upto_round)
-    if drawn is not None and (
-        upto_round >= drawn[1] or settings.format is not MatchFormat.SWISS_THEN_KNOCKOUT
-    ):
+    ranked = ranking.rank(entrants, results, options)
+    if is_bracket_round(settings, upto_round):
+        drawn = _bracket(settings, entrants, results, upto_round, frozen)
+        assert drawn is not None
         bracket_places = drawn[0].places()
-        return _layered(ranked, {t: (1, -p) for t, p in bracket_places.items()}, ranking.Step.KNOCKOUT,
-                        shared_inside=set(bracket_places), stage_step=ranking.Step.CUT)  # fmt: skip
+        top = sorted(
+            (replace(s, place=bracket_places[s.team], decided_by=ranking.Step.KNOCKOUT)
+             for s in ranked if s.team in bracket_places),
+            key=lambda s: s.place,
+        )  # fmt: skip
+        rest = [e for e in entrants if e.id not in bracket_places]
+        swiss_end = settings.stages.swiss_rounds
+        below = ranking.rank(rest, [h for h in results if h.round <= swiss_end], options) if rest else []
+        return _stacked([(top, None), (below, ranking.Step.CUT)])
     if settings.stages.cut is not None:
-        level: dict[str, tuple[int, ...]] = {}
-        before = [e.id for e in entrants if e.active]
-        still = set(before)
-        end = 0
-        for unit in settings.stages.cut.units:
-            end += unit.rounds
-            if end > upto_round or not unit.leave:
-                continue
-            still = {e.id for e in _swiss_field(settings, entrants, history, end + 1) if e.active}
-            for t in set(before) - still:
-                level.setdefault(t, (end,))
-            before = sorted(still)
-        keys = {s.team: level.get(s.team, (10**6,)) for s in ranked}
-        return _layered(ranked, keys, ranking.Step.CUT, shared_inside=set(), stage_step=ranking.Step.CUT)
+        return _cut_places(settings, entrants, results, upto_round, frozen, ranked)
     return [Placed(s) for s in ranked]
 
 
-def _layered(
+def _cut_places(
+    settings: MatchSettings,
+    entrants: Sequence[Entrant],
+    results: Sequence[MatchResult],
+    upto_round: int,
+    frozen: Frozen,
     ranked: list[ranking.Standing],
-    keys: dict[str, tuple[int, ...]],
-    step: ranking.Step,
-    *,
-    shared_inside: set[str],
-    stage_step: ranking.Step,
 ) -> list[Placed]:
-    """Places by a stage key (higher first), then by the ranking inside a key — except the pairs of
-    ``shared_inside``, whose key alone places them (pairs out in one knockout round share a place)."""
-    order = {s.team: i for i, s in enumerate(ranked)}
-    rank_place = {s.team: s.place for s in ranked}
-    default = (0,)
-    key = {s.team: keys.get(s.team, default) for s in ranked}
-    rows = sorted(ranked, key=lambda s: (tuple(-x for x in key[s.team]), order[s.team]))
-    out = []
-    for i, s in enumerate(rows):
-        k = key[s.team]
-        higher = sum(1 for t in key.values() if t > k)
-        if s.team in shared_inside:
-            place, decided = 1 + higher, step
-        else:
-            place = 1 + higher + sum(1 for t in ranked if key[t.team] == k and rank_place[t.team] < s.place)
-            separated = i > 0 and key[rows[i - 1].team] != k
-            decided = stage_step if separated else s.decided_by
-        out.append(Placed(replace(s, place=place, decided_by=decided)))
+    """A Swiss with cut: the pairs that played on first, then those cut after each unit, latest cut
+    first; a pair that left otherwise ranks with the stage of its last game."""
+    try:
+        _, cuts = _swiss_field(settings, entrants, results, upto_round + 1, frozen)
+    except Conflict:
+        cuts = {}
+    stage: dict[str, int] = {}
+    for end, teams in cuts.items():
+        for t in teams:
+            stage[t] = end
+    for e in entrants:
+        if e.id not in stage and not e.active:
+            stage[e.id] = max((h.round for h in results if e.id in h.teams()), default=0)
+    on = 10**6
+    levels = sorted({stage.get(e.id, on) for e in entrants}, reverse=True)
+    options = settings.ranking_options()
+    layers: list[tuple[list[ranking.Standing], ranking.Step | None]] = []
+    for level in levels:
+        members = [e for e in entrants if stage.get(e.id, on) == level]
+        upto = upto_round if level == on else level
+        inside = ranking.rank(members, [h for h in results if h.round <= upto], options)
+        layers.append((inside, ranking.Step.CUT if layers else None))
+    return _stacked(layers)
+
+
+def _stacked(layers: list[tuple[list[ranking.Standing], ranking.Step | None]]) -> list[Placed]:
+    """Layers best first, each with its own places (shared places kept); the pair at the top of a
+    lower layer is placed there by ``step`` (it went less far)."""
+    out: list[Placed] = []
+    offset = 0
+    for standings, step in layers:
+        for i, s in enumerate(standings):
+            decided = step if (i == 0 and step is not None and offset) else s.decided_by
+            out.append(Placed(replace(s, place=offset + s.place, decided_by=decided)))
+        offset += len(standings)
     return out

@@ -57,11 +57,17 @@ def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, pen
 
         item, _ = tableboard.transact((event_id, round_no, match.table, board), change)
         at = next(e["at"] for e in reversed(item.log) if e.get("pid") == penalty)
-        flow.after_change(rt, item)
     if kind == "disqualify":
+        # Before the round can end (after_change scores the board): the next round's pairing, stored
+        # when the round ends, must already leave the pair out (RULES.md §4.3).
         side = next(i for i, seats in enumerate(game(event.ruleset).sides) if seat in seats)
         pair = match.pairs[side]
         TeamItem(event_pk(event_id), team_sk(pair)).update(actions=[TeamItem.active.set(False)])
+    # A retry re-drives what follows the change (views, scoring, the next board): each step is
+    # idempotent, and the first attempt may have stopped before it.
+    current = tableboard.load(event_id, round_no, match.table, board)
+    if current is not None:
+        flow.after_change(rt, current)
     return {"round": round_no, "table": match.table, "board": board, "seat": seat, "at": at}
 
 

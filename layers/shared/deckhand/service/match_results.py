@@ -13,11 +13,12 @@ from ..engines.contract import outcome_of
 from . import tableboard
 from .disclosure import deals_from
 from .events import event_id_of
-from .keys import team_of
-from .match_formats import places
+from .keys import event_pk, pairing_sk, team_of
+from .match_formats import NOTHING_KEPT, Frozen, places
 from .match_settings import MatchSettings
-from .models import EventItem, MatchItem
+from .models import EventItem, MatchItem, PairingItem
 from .pairs import entrants, list_teams
+from .records import add_match_records
 from .round_boards import list_matches
 
 
@@ -34,6 +35,28 @@ def history(event_id: str, upto_round: int | None = None) -> list[MatchResult]:
     return out
 
 
+def frozen_draws(event: EventItem, settings: MatchSettings) -> Frozen:
+    """The draws kept with the stored pairings (match_formats.Frozen): the knockout's seeds after a
+    Swiss, and who each cut removed."""
+    rounds: list[int] = []
+    if settings.stages.qualifiers:
+        rounds.append(settings.stages.swiss_rounds + 1)
+    if settings.stages.cut is not None:
+        end = 0
+        for unit in settings.stages.cut.units[:-1]:
+            end += unit.rounds
+            rounds.append(end + 1)
+    if not rounds:
+        return NOTHING_KEPT
+    keys = [(event_pk(event_id_of(event)), pairing_sk(r)) for r in rounds]
+    seeds: tuple[str, ...] = ()
+    cuts: list[tuple[int, tuple[str, ...]]] = []
+    for item in PairingItem.batch_get(keys, consistent_read=True):
+        seeds = seeds or tuple(item.seeds or ())
+        cuts += [(int(end), tuple(teams)) for end, teams in (item.cuts or {}).items()]
+    return Frozen(seeds, tuple(sorted(cuts)))
+
+
 def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     """The standings after ``upto_round``: place, match points, level points, opponents' level points,
     and the step of the ranking chain that decided each place (RULES.md §4.3)."""
@@ -41,7 +64,8 @@ def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     teams = list_teams(event_id)
     names = {team_of(t.sk): t.name for t in teams}
     settings = MatchSettings.from_dict(event.match)
-    placed = places(settings, entrants(teams), history(event_id, upto_round), upto_round)
+    frozen = frozen_draws(event, settings)
+    placed = places(settings, entrants(teams), history(event_id, upto_round), upto_round, frozen)
     return {
         "round": upto_round,
         "standings": [
@@ -80,9 +104,10 @@ def board_summary(item: Any, pairs: list[str], game_no: int) -> dict[str, Any]:
 
 
 def match_document(
-    event_id: str, m: MatchItem, names: dict[str, str], seats: dict[str, list[int]]
+    event_id: str, m: MatchItem, names: dict[str, str], seats: dict[str, list[int]], ruleset: str = ""
 ) -> dict[str, Any]:
-    """One match of the results document (docs/export.md)."""
+    """One match of the results document (docs/competition.md); ``ruleset`` given (its round is done):
+    with each ended board's hand and play records."""
     if m.table == "" and m.pairs[1] is not None:  # a game forfeited by a withdrawn pair: no table
         winner, loser = m.pairs
         return {
@@ -120,6 +145,8 @@ def match_document(
         item = items.get((m.table, b))
         if item is not None:
             boards.append(board_summary(item, pairs, game_no))
+    if ruleset:
+        add_match_records(event_id, ruleset, m.round, m.table, boards, items)
     result = None
     if m.result is not None:
         last_levels = next((x["levels_after"] for x in reversed(boards) if "levels_after" in x), None)
@@ -155,10 +182,13 @@ def results_document(event: EventItem, upto_round: int) -> dict[str, Any]:
     event_id = event_id_of(event)
     names = {team_of(t.sk): t.name for t in list_teams(event_id)}
     matches = [m for m in list_matches(event_id) if m.round <= upto_round]
+    from .scoring import revealed_rounds
+
+    done = {r["round"] for r in revealed_rounds(event_id, upto_round)}
     docs = []
     for m in matches:
         seats = {p: list(SEATS_OF_SIDES[i]) for i, p in enumerate(m.pairs) if p is not None}
-        docs.append(match_document(event_id, m, names, seats))
+        docs.append(match_document(event_id, m, names, seats, event.ruleset if m.round in done else ""))
     return {
         "ruleset": event.ruleset,
         "event": {"name": event.name, "format": MatchSettings.from_dict(event.match).format.value},

@@ -39,9 +39,15 @@ from .keys import (
     table_of,
 )
 from .match_boards import board_item, deal_item, first_carry, match_deal
-from .match_formats import check_rounds, is_bracket_round, over_after, plan_round, undrawn_tables
-from .match_results import history
-from .match_settings import MatchSettings
+from .match_formats import (
+    check_rounds,
+    is_bracket_round,
+    over_after,
+    plan_round,
+    undrawn_tables,
+)
+from .match_results import frozen_draws, history
+from .match_settings import MatchFormat, MatchSettings
 from .messaging import event_topic
 from .models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, ProgressItem, RoundItem
 from .pairs import entrants, list_teams
@@ -66,8 +72,11 @@ def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
     if len([e for e in field if e.active]) < 2:
         raise Conflict("a round of matches needs at least two pairs registered")
     check_rounds(settings, field, event.rounds)
-    plan = plan_round(settings, field, history(event_id_of(event), round_no - 1), round_no)
+    frozen = frozen_draws(event, settings)
+    plan = plan_round(settings, field, history(event_id_of(event), round_no - 1), round_no, frozen)
     return {
+        "seeds": plan.seeds,
+        "cuts": {str(k): v for k, v in plan.cuts.items()},
         "pairs": plan.pairs,
         "bye": plan.bye,
         "rests": plan.rests,
@@ -82,7 +91,8 @@ def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
 def format_over(event: EventItem, round_no: int) -> bool:
     """Nothing is left to play after ``round_no`` (a double elimination's reset final not needed)."""
     settings = MatchSettings.from_dict(event.match)
-    return over_after(settings, _field(event), history(event_id_of(event), round_no), round_no)
+    frozen = frozen_draws(event, settings)
+    return over_after(settings, _field(event), history(event_id_of(event), round_no), round_no, frozen)
 
 
 def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
@@ -103,6 +113,8 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         "walkovers": item.walkovers or [],
         "labels": item.labels or [],
         "stage": item.stage or "",
+        **({"seeds": item.seeds} if item.seeds else {}),
+        **({"cuts": item.cuts} if item.cuts else {}),
         "source": item.source,
         "warnings": item.warnings,
         **({"reason": item.reason} if item.reason else {}),
@@ -122,6 +134,8 @@ def save_computed_pairing(event: EventItem, round_no: int) -> None:
         walkovers=pairing["walkovers"] or None,
         labels=pairing["labels"] or None,
         stage=pairing["stage"] or None,
+        seeds=pairing["seeds"] or None,
+        cuts=pairing["cuts"] or None,
         source=pairing["source"],
         warnings=[],
     )
@@ -138,6 +152,14 @@ def override_pairing(
     if event.status not in ("registering", "between_rounds") or event.current_round != round_no - 1:
         raise Conflict(f"round {round_no} is not the next round to start (the event is {event.status})")
     settings = MatchSettings.from_dict(event.match)
+    if settings.format in (MatchFormat.ROUND_ROBIN, MatchFormat.KNOCKOUT, MatchFormat.DOUBLE_ELIMINATION) or (
+        is_bracket_round(settings, round_no)
+    ):
+        # A schedule or a bracket decides who meets whom; another pairing would leave it without the
+        # results it goes on from.
+        raise Conflict(
+            f"round {round_no} follows the {settings.format.value} schedule: only a Swiss round is paired by hand"
+        )
     field = _field(event)
     try:
         checked = manual.override(
@@ -260,6 +282,11 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     )
     for row in round_item.seating:
         flow.start_board(rt, event_id, round_no, row["table"], "1")
+    if not round_item.seating:
+        # Only byes and forfeits (a bracket's pairs all withdrawn): no board will end to finish it.
+        from .scoring import maybe_finish_round
+
+        maybe_finish_round(rt, event_id, round_no)
     return round_item
 
 

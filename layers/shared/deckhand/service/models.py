@@ -255,6 +255,8 @@ class PairingItem(_Base):
     walkovers = JSONAttribute(null=True)  # a bracket's first round: pairs on without a game
     labels = JSONAttribute(null=True)  # per table of ``pairs``: its bracket match (W1-1, L2-1, F, 3rd)
     stage = UnicodeAttribute(null=True)  # swiss | group | knockout
+    seeds = JSONAttribute(null=True)  # the knockout's first round after a Swiss: its seeds, kept
+    cuts = JSONAttribute(null=True)  # a unit's first round: {"<end of unit>": [pairs cut]}, kept
     source = UnicodeAttribute()  # swiss | schedule | knockout | override
     warnings = JSONAttribute(default=list)
     reason = UnicodeAttribute(null=True)  # an override's reason

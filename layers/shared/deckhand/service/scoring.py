@@ -16,7 +16,7 @@ from ..competition.standings import BoardResults, Result, standings
 from . import tableboard
 from .clock import now_ms
 from .disclosure import deals_from
-from .events import get_event, list_players
+from .events import Conflict, get_event, list_players
 from .keys import (
     ACTIVE,
     active_sk,
@@ -31,6 +31,7 @@ from .keys import (
 )
 from .messaging import event_topic
 from .models import ActiveItem, EventItem, ProgressItem, ResultItem, RoundItem, StandingsItem, transaction
+from .records import add_duplicate_records
 from .runtime import Runtime
 
 AI_PLAYER = "AI"
@@ -160,6 +161,10 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
             if adjustment:
                 row["adjusted_from"] = adjustment["was"][row["seat"]]
                 row["adjustment_reason"] = adjustment["reason"]
+    done = {
+        r["round"] for r in revealed_rounds(event_id, max((b["round"] for b in doc["boards"]), default=0))
+    }
+    add_duplicate_records(event_id, event.ruleset, doc["boards"], done)
     doc["deals"] = deals_from(event)
     return doc
 
@@ -197,10 +202,11 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
 def _pair_next(event_id: str, round_no: int) -> None:
     """A round of matches ended: the next round's pairing is computed and stored for the organiser to
     see before starting it (RULES.md §4.3). One that cannot be paired is told when they try."""
-    from .match_formats import PairingProblem
     from .match_rounds import save_computed_pairing
 
-    with contextlib.suppress(PairingProblem):
+    # Any reason it cannot be paired (no rematch-free pairing, a field too small for the knockout or
+    # the cut) is the organiser's to see when they start it: the round that ended stays ended.
+    with contextlib.suppress(Conflict):
         save_computed_pairing(get_event(event_id), round_no)
 
 
