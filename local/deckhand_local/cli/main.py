@@ -254,6 +254,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_engine.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
     p_engine.add_argument("--seed", default="deckhand-demo", help="seed for reproducible deals")
+    p_site = sub.add_parser(
+        "site", help="the results site from an export: standings, boards, score cards, matches (static files)"
+    )
+    p_site.add_argument(
+        "export", help="an export (results.json, or `deckhand event export` JSON); - for stdin"
+    )
+    p_site.add_argument("--out", default="site", help="folder to write the site to (default site)")
+    p_verify = sub.add_parser(
+        "verify", help="recompute every deal from the revealed salts; check commitments and hands played"
+    )
+    p_verify.add_argument(
+        "export", help="an export (results.json, or `deckhand event export` JSON); - for stdin"
+    )
     matchplay.add_parsers(sub)
     return parser
 
@@ -322,6 +335,14 @@ def _dispatch(args: argparse.Namespace) -> int:
             broker=args.broker,
         ).run()
         return 0
+    if args.command == "site":
+        from .site_cli import run_site
+
+        return run_site(args.export, args.out, sys.stdin, sys.stdout)
+    if args.command == "verify":
+        from .verify import run_verify
+
+        return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
     if args.command == "engine-demo":
         showcase = by_alias(args.game).showcase
         assert showcase is not None  # the parser offers only games that have one

@@ -387,6 +387,7 @@ class DemoEvent:
                 extra_sections=extra,
             )
         )
+        self._write_site(document)
         self.say("\nFinal standings")
         final = export["standings"]["standings"]
         width = max((len(s.get("name") or "") for s in final), default=0)
@@ -396,12 +397,20 @@ class DemoEvent:
             self.say(f"  {s['place']:>2}. {s['player']}{name}  {s['total']:>10.2f}{decided}")
         return document
 
+    def _write_site(self, document: dict[str, Any]) -> None:
+        """The results site beside the files (docs/results-site.md): open site/index.html."""
+        from ..site.build import build_site
+
+        pages = [f for f in build_site(document, self.out / "site") if f.suffix == ".html"]
+        self.say(f"Results site: {self.out / 'site' / 'index.html'} ({len(pages)} pages)")
+
     def _finish_matches(self, export: dict[str, Any], rounds: list[dict[str, Any]]) -> dict[str, Any]:
         """A match event's files: results.json (every match board by board, the standings), a CSV per
         match, per board and of the standings, and the results page."""
         results = export["results"]
         document = {
             "event": export["event"],
+            "pairs": export.get("pairs", []),
             "ruleset": results["ruleset"],
             "matches": results["matches"],
             "standings": results["standings"],
@@ -415,6 +424,7 @@ class DemoEvent:
         (self.out / "results.html").write_text(
             match_results_html(results, f"Deckhand demo event ({game(self.ruleset).name}) — results")
         )
+        self._write_site(document)
         self.say("\nFinal standings")
         for s in results["standings"]:
             self.say(

@@ -111,7 +111,7 @@ def _kind(match: Mapping[str, Any]) -> str:
     return _text(result.get("kind")) or ("bye" if match.get("bye") else "played")
 
 
-class _Match:
+class MatchView:
     """One match with the lookups every renderer needs: names, seats, players."""
 
     def __init__(self, match: Mapping[str, Any], names: Mapping[str, str]) -> None:
@@ -176,7 +176,7 @@ class _Match:
         return out + [("not out", s) for s in rest]
 
 
-def _names(doc: Mapping[str, Any]) -> dict[str, str]:
+def team_names(doc: Mapping[str, Any]) -> dict[str, str]:
     """Every pair's name the document gives (the matches' names, then the standings')."""
     names: dict[str, str] = {}
     for s in _seq(doc.get("standings")):
@@ -190,9 +190,9 @@ def _names(doc: Mapping[str, Any]) -> dict[str, str]:
     return names
 
 
-def _matches(doc: Mapping[str, Any]) -> list[_Match]:
-    names = _names(doc)
-    return [_Match(m, names) for m in _seq(doc.get("matches")) if isinstance(m, Mapping)]
+def _matches(doc: Mapping[str, Any]) -> list[MatchView]:
+    names = team_names(doc)
+    return [MatchView(m, names) for m in _seq(doc.get("matches")) if isinstance(m, Mapping)]
 
 
 def _transfers(items: Any, *, cards: bool = False) -> list[tuple[Any, Any, str]]:
@@ -355,7 +355,7 @@ def match_standings_csv(doc: dict[str, Any]) -> str:
     """One row per pair, best first; ``decided_by`` is the ranking step's name (``mp``, ``lp``,
     ``ld``, ``h2h``, ``opp``, ``shared``, ``lot``, ``none``)."""
     deals = _text(doc.get("deals"))
-    names = _names(doc)
+    names = team_names(doc)
     rows = []
     for s in _seq(doc.get("standings")):
         s = _map(s)
@@ -424,7 +424,7 @@ def _deals_sentence(deals: Any) -> str:
 
 
 def _standings_html(doc: Mapping[str, Any]) -> str:
-    names = _names(doc)
+    names = team_names(doc)
     rows: list[list[_Cell]] = []
     used: list[Step] = []
     for s in _seq(doc.get("standings")):
@@ -458,7 +458,7 @@ def _standings_html(doc: Mapping[str, Any]) -> str:
     return table + (f'<ul class="steps">{legend}</ul>' if legend else "")
 
 
-def _result_sentence(m: _Match) -> str:
+def result_sentence(m: MatchView) -> str:
     mp = _map(m.result.get("mp"))
     if m.kind == IN_PLAY:
         return "In play: no result yet."
@@ -486,7 +486,7 @@ def _result_sentence(m: _Match) -> str:
     return f"{m.name(winner)} wins: {score}{levels}."
 
 
-def _board_rows(m: _Match) -> list[list[_Cell]]:
+def _board_rows(m: MatchView) -> list[list[_Cell]]:
     rows: list[list[_Cell]] = []
     for b in m.boards:
         before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
@@ -525,7 +525,7 @@ def _board_rows(m: _Match) -> list[list[_Cell]]:
     return rows
 
 
-def _match_html(m: _Match) -> str:
+def _match_html(m: MatchView) -> str:
     if m.kind == "bye" or (m.b is None and m.a is not None):
         head = f"Bye: {m.name(m.a)}"
     else:
@@ -544,7 +544,7 @@ def _match_html(m: _Match) -> str:
     parts = [f"<h3>{escape(head)}</h3>"]
     if who:
         parts.append(f'<p class="seats">{"<br>".join(escape(w) for w in who)}</p>')
-    parts.append(f'<p class="kind">{escape(_result_sentence(m))}</p>')
+    parts.append(f'<p class="kind">{escape(result_sentence(m))}</p>')
     rows = _board_rows(m)
     if rows:
         headers = ["Game", "Board", "Level played (side)"]
@@ -566,7 +566,7 @@ def match_results_html(doc: dict[str, Any], title: str = "Results") -> str:
     ]
     intro = " · ".join(f for f in facts if f)
     deals = _deals_sentence(doc.get("deals"))
-    rounds: dict[str, list[_Match]] = {}
+    rounds: dict[str, list[MatchView]] = {}
     for m in _matches(doc):
         rounds.setdefault(m.round, []).append(m)
     body = "".join(

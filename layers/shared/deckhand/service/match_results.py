@@ -163,6 +163,7 @@ def match_document(
     return {
         "round": m.round,
         "table": m.table,
+        "number": m.number,  # the table's number in the round: its boards' deal derivation names it
         **({"bracket": m.rules["label"]} if m.rules.get("label") else {}),
         "pairs": pairs,
         "names": {p: names.get(p, p) for p in pairs},

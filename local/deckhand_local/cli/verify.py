@@ -1,0 +1,117 @@
+"""``deckhand verify EXPORT``: every deal recomputed from the salts revealed, checked against the
+commitments published at each round's start and against the hand records of the boards played.
+
+A commitment is SHA-256 of a round's secret (and, for a duplicate round, of every deal it fixes),
+published before the round begins; the secret (salt) is revealed when the round is done. Anyone can
+then rebuild every board of the round from the salt (docs/protocol.md, Verification): if the hash
+matches and the hands played are the ones rebuilt, nobody could have chosen the cards.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from deckhand.engines.registry import game
+from deckhand.errors import DeckhandError
+from deckhand.service.match_boards import match_deal
+from deckhand.service.match_rounds import round_commitment
+from deckhand.service.records import hand_record
+from deckhand.service.rounds import commitment, deal_order
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Per round: whether the salt gives the commitment, and how many boards' hands match."""
+    results = _map(doc.get("results"))
+    body = results if ("matches" in results or "boards" in results) else doc
+    event = _map(doc.get("event")) or _map(body.get("event"))
+    ruleset = str(body.get("ruleset") or doc.get("ruleset") or event.get("ruleset") or "")
+    g = game(ruleset)
+    match = "matches" in body
+    same_boards = bool(_map(event.get("match")).get("same_boards"))
+    out = []
+    for r in doc.get("rounds") or []:
+        r = _map(r)
+        n, salt, published = (
+            int(r.get("round") or 0),
+            str(r.get("salt") or ""),
+            str(r.get("commitment") or ""),
+        )
+        problems: list[str] = []
+        checked = 0
+        if not salt:
+            out.append({"round": n, "ok": False, "problems": ["the salt is not revealed yet"]})
+            continue
+        if match:
+            ok_commitment = round_commitment(salt) == published
+            for m in body.get("matches") or []:
+                m = _map(m)
+                if m.get("round") != n or not m.get("table"):
+                    continue
+                for b in m.get("boards") or []:
+                    b = _map(b)
+                    if "deal" not in b:
+                        continue
+                    order = match_deal(salt, int(m.get("number") or 0), int(b["board"]), g, same_boards)
+                    checked += 1
+                    if not _same_hands(g, order, _map(b["deal"])):
+                        problems.append(
+                            f"table {m.get('table')} board {b['board']}: the hands differ from the deal"
+                        )
+        else:
+            boards = [_map(b) for b in body.get("boards") or [] if _map(b).get("round") == n]
+            deals = {
+                f"{b['group']}/{b['board']}": deal_order(salt, int(b["group"]), str(b["board"]), g)
+                for b in boards
+            }
+            ok_commitment = commitment(salt, deals) == published
+            for b in boards:
+                if "deal" not in b:
+                    continue
+                checked += 1
+                order = deals[f"{b['group']}/{b['board']}"]
+                played = [_map(b["deal"])] + [
+                    _map(p.get("deal")) for p in map(_map, b.get("play") or []) if "deal" in p
+                ]
+                if not all(_same_hands(g, order, d) for d in played):
+                    problems.append(
+                        f"board {b['board']} (group {b['group']}): the hands differ from the deal"
+                    )
+        if not ok_commitment:
+            problems.insert(0, "the salt does not give the published commitment")
+        out.append({"round": n, "ok": not problems, "commitment": ok_commitment, "boards_checked": checked,
+                    "problems": problems})  # fmt: skip
+    return {"ruleset": ruleset, "ok": bool(out) and all(r["ok"] for r in out), "rounds": out}
+
+
+def _same_hands(g: Any, order: list[int], deal: Mapping[str, Any]) -> bool:
+    number = int(deal.get("deal_number") or 1)
+    rebuilt = hand_record(g, order, number - 1)
+    return bool(rebuilt["hands"] == deal.get("hands") and rebuilt["kitty"] == deal.get("kitty"))
+
+
+def run_verify(export: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """The verdict as JSON on stdout and a sentence per round on stderr; exit 0 when every round
+    checks, 1 when one does not."""
+    try:
+        text = stdin.read() if export == "-" else Path(export).read_text(encoding="utf-8")
+        doc = json.loads(text)
+    except OSError as exc:
+        raise DeckhandError(f"cannot read {export}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise DeckhandError(f"{export} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(doc, dict) or not doc.get("rounds"):
+        raise DeckhandError(f"{export} has no rounds with commitments to check (an event's export has)")
+    verdict = verify(doc)
+    for r in verdict["rounds"]:
+        state = "verified" if r["ok"] else "NOT verified"
+        detail = f"{r.get('boards_checked', 0)} board(s) checked" + "".join(f"; {p}" for p in r["problems"])
+        print(f"round {r['round']}: {state} ({detail})", file=stderr)
+    print(json.dumps(verdict), file=stdout)
+    return 0 if verdict["ok"] else 1

@@ -1,0 +1,330 @@
+"""What the results pages show, read from an export (duplicate or match event) into plain rows.
+
+The export is the only input, so any site can be rebuilt from it. Readers are tolerant: a field the
+export lacks (an older export, a round in play) leaves its part of a page out rather than failing.
+Hand records and play records appear only where the export carries them — the service puts them in
+only once every table of the board's group has finished it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckhand.competition.match_render import (
+    STEP_WORDS,
+    MatchView,
+    bracket_words,
+    result_sentence,
+    team_names,
+)
+from deckhand.competition.matchplay.ranking import Step
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED = frozenset("HD")
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _seq(value: Any) -> Sequence[Any]:
+    return value if isinstance(value, list | tuple) else []
+
+
+def card_label(token: str) -> tuple[str, bool]:
+    """A card token as people read it (``SA`` → ``A♠``), and whether it is red."""
+    if token in ("BJ", "RJ"):
+        return ("Big joker" if token == "RJ" else "Small joker", token == "RJ")
+    if len(token) >= 2 and token[0] in SUITS:
+        rank = token[1:].replace("T", "10")
+        return f"{rank}{SUITS[token[0]]}", token[0] in RED
+    return token, False
+
+
+@dataclass
+class Card:
+    token: str
+    label: str
+    red: bool
+
+
+def cards(tokens: Any) -> list[Card]:
+    return [Card(str(t), *card_label(str(t))) for t in _seq(tokens)]
+
+
+@dataclass
+class TravellerRow:
+    table: str
+    seat: int
+    player: str
+    name: str
+    score: Any
+    mp: Any = ""
+    mp_pct: Any = ""
+    rank_points: Any = ""
+    adjusted: str = ""
+
+
+@dataclass
+class PlayStep:
+    seat: int
+    kind: str
+    cards: list[Card]
+
+
+@dataclass
+class TablePlay:
+    table: str
+    steps: list[PlayStep]
+
+
+@dataclass
+class BoardPage:
+    slug: str
+    round: int
+    board: str
+    group: str
+    hands: list[list[Card]] | None
+    kitty: list[Card]
+    deal_number: int | None
+    traveller: list[TravellerRow]
+    plays: list[TablePlay]
+
+
+@dataclass
+class CardRow:
+    round: int
+    board: str
+    table: str
+    seat: int
+    opponents: list[str]
+    score: Any
+    mp: Any
+    rank_points: Any
+    board_slug: str
+
+
+@dataclass
+class ScoreCard:
+    player: str
+    name: str
+    number: Any
+    rows: list[CardRow]
+    round_totals: list[tuple[int, float]]
+
+
+@dataclass
+class StandingRow:
+    place: Any
+    team: str
+    name: str
+    number: Any
+    values: list[Any]
+    decided_by: str
+    group: str = ""
+    card: str | None = None
+
+
+@dataclass
+class MatchBoardRow:
+    game: Any
+    board: Any
+    level_side: str
+    before: str
+    after: str
+    order: str
+    tribute: str
+    ended_by: str
+
+
+@dataclass
+class MatchPage:
+    slug: str
+    round: int
+    table: str
+    heading: str
+    sentence: str
+    boards: list[MatchBoardRow]
+
+
+@dataclass
+class Site:
+    title: str
+    header: list[tuple[str, str]]
+    match: bool
+    columns: list[str]
+    standings: list[StandingRow]
+    steps_used: list[tuple[str, str]]
+    boards: list[BoardPage] = field(default_factory=list)
+    cards: list[ScoreCard] = field(default_factory=list)
+    matches: list[MatchPage] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _names(doc: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """Names and registration numbers by player or pair id, from whatever the export carries."""
+    names: dict[str, str] = {}
+    numbers: dict[str, Any] = {}
+    for key in ("players", "registrations", "pairs"):
+        for p in _seq(doc.get(key)):
+            p = _map(p)
+            pid = str(p.get("id") or p.get("player") or "")
+            if pid:
+                if p.get("name"):
+                    names[pid] = str(p["name"])
+                if p.get("number") is not None:
+                    numbers[pid] = p["number"]
+    for s in [*_seq(_map(doc.get("standings")).get("standings")), *_seq(doc.get("standings"))]:
+        s = _map(s)
+        pid = str(s.get("player") or s.get("team") or "")
+        if pid and s.get("name"):
+            names.setdefault(pid, str(s["name"]))
+    for m in _seq(doc.get("matches")):
+        for pid, name in _map(_map(m).get("names")).items():
+            names.setdefault(str(pid), str(name))
+    return names, numbers
+
+
+def _header(doc: Mapping[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    event = _map(doc.get("event"))
+    title = str(event.get("name") or "Results")
+    rows = []
+    for key, label in (("start", "Date"), ("grade", "Grade"), ("ruleset", "Rule set"), ("format", "Format")):
+        value = event.get(key) or (doc.get(key) if key == "ruleset" else None)
+        if value:
+            rows.append((label, str(value)))
+    if event.get("rounds"):
+        rows.append(("Rounds", str(event["rounds"])))
+    return title, rows
+
+
+def _step_words(value: Any) -> str:
+    try:
+        return STEP_WORDS[Step(value)]
+    except ValueError:
+        return "" if value is None else str(value)
+
+
+def board_slug(round_no: Any, board: Any, group: Any) -> str:
+    return f"r{round_no}-b{board}-g{group}"
+
+
+def read(doc: Mapping[str, Any]) -> Site:
+    """The site's content from an export (module doc): the API's (``deckhand event export``) or the
+    demo's results.json, of a duplicate or a match event."""
+    results = _map(doc.get("results"))
+    if "matches" in results:  # the API's export of a match event: the document sits in "results"
+        doc = {**results, **{k: v for k, v in doc.items() if k != "results" and k != "standings"}}
+    title, header = _header(doc)
+    if "matches" in doc:
+        return _read_match(doc, title, header)
+    return _read_duplicate(doc, title, header)
+
+
+def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]]) -> Site:
+    names, numbers = _names(doc)
+    results = _map(doc.get("results")) or doc
+    standings_doc = _map(doc.get("standings"))
+    compared: dict[tuple[str, int, str, int, str], Mapping[str, Any]] = {}
+    for c in _seq(standings_doc.get("boards")):
+        c = _map(c)
+        for r in _seq(c.get("results")):
+            r = _map(r)
+            compared[(str(c.get("board")), int(c.get("round") or 0), str(c.get("group")), int(c.get("seat") or 0),
+                      str(r.get("player")))] = r  # fmt: skip
+    boards: list[BoardPage] = []
+    card_rows: dict[str, list[CardRow]] = defaultdict(list)
+    for b in _seq(results.get("boards")):
+        b = _map(b)
+        rnd, board, group = int(b.get("round") or 0), str(b.get("board")), str(b.get("group"))
+        slug = board_slug(rnd, board, group)
+        rows = []
+        by_table: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        for r in _seq(b.get("results")):
+            r = _map(r)
+            by_table[str(r.get("table"))].append(r)
+        for r in _seq(b.get("results")):
+            r = _map(r)
+            player, seat, table = str(r.get("player")), int(r.get("seat") or 0), str(r.get("table"))
+            c = compared.get((board, rnd, group, seat, player), {})
+            adjusted = f"was {r['adjusted_from']}" if "adjusted_from" in r else ""
+            rows.append(TravellerRow(table, seat, player, names.get(player, player), r.get("score"),
+                                     c.get("mp", ""), c.get("mp_pct", ""), c.get("rank_points", ""), adjusted))  # fmt: skip
+            opponents = [names.get(str(o.get("player")), str(o.get("player"))) for o in by_table[table]
+                         if o is not r]  # fmt: skip
+            card_rows[player].append(CardRow(rnd, board, table, seat, opponents, r.get("score"), c.get("mp", ""),
+                                             c.get("rank_points", ""), slug))  # fmt: skip
+        rows.sort(key=lambda x: (x.table, x.seat))
+        deal = _map(b.get("deal"))
+        hands = [cards(h) for h in _seq(deal.get("hands"))] or None
+        plays = [
+            TablePlay(str(_map(p).get("table")), [
+                PlayStep(int(_map(s).get("s") or 0), str(_map(s).get("t") or ""), cards(_map(s).get("c")))
+                for s in _seq(_map(p).get("steps"))
+            ])
+            for p in _seq(b.get("play"))
+        ]  # fmt: skip
+        boards.append(BoardPage(slug, rnd, board, group, hands, cards(deal.get("kitty")), deal.get("deal_number"),
+                                rows, plays))  # fmt: skip
+    table_rows = _seq(standings_doc.get("standings"))
+    standings = []
+    steps_used: list[tuple[str, str]] = []
+    for s in table_rows:
+        s = _map(s)
+        pid = str(s.get("player"))
+        tie = s.get("tie_break")
+        decided = "" if tie is None else str(_map(tie).get("decided_by") or tie)
+        standings.append(StandingRow(s.get("place"), pid, names.get(pid, pid), numbers.get(pid, ""),
+                                     [s.get("total")], decided, card=f"players/{pid}.html"))  # fmt: skip
+    cards_out = []
+    for pid, rows_ in sorted(card_rows.items()):
+        rows_.sort(key=lambda x: (x.round, x.board))
+        totals: dict[int, float] = defaultdict(float)
+        for row in rows_:
+            if isinstance(row.rank_points, int | float):
+                totals[row.round] += float(row.rank_points)
+        cards_out.append(
+            ScoreCard(pid, names.get(pid, pid), numbers.get(pid, ""), rows_, sorted(totals.items()))
+        )
+    return Site(title, header, False, ["Total rank points"], standings, steps_used, boards, cards_out,
+                rounds=[dict(_map(r)) for r in _seq(doc.get("rounds"))])  # fmt: skip
+
+
+def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]]) -> Site:
+    names = team_names(doc)
+    _, numbers = _names(doc)
+    standings = []
+    used: list[tuple[str, str]] = []
+    for s in _seq(doc.get("standings")):
+        s = _map(s)
+        team = str(s.get("team"))
+        words = _step_words(s.get("decided_by"))
+        if words and (words, str(s.get("decided_by"))) not in used:
+            used.append((words, str(s.get("decided_by"))))
+        standings.append(StandingRow(s.get("place"), team, str(s.get("name") or names.get(team, team)),
+                                     numbers.get(team, ""), [s.get("mp"), s.get("lp"), s.get("opp")], words,
+                                     str(s.get("group") or "")))  # fmt: skip
+    matches = []
+    for i, raw in enumerate(_seq(doc.get("matches"))):
+        m = MatchView(_map(raw), names)
+        label = str(_map(raw).get("bracket") or "")
+        teams = [t for t in (m.a, m.b) if t is not None]
+        heading = " v ".join(m.name(t) for t in teams) + (f" ({bracket_words(label)})" if label else "")
+        rows = []
+        for b in m.boards:
+            before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
+            rows.append(MatchBoardRow(
+                b.get("game", ""), b.get("board", ""), m.name(b.get("level_side")) if b.get("level_side") else "",
+                " – ".join(str(before.get(t, "")) for t in teams), " – ".join(str(after.get(t, "")) for t in teams),
+                " ".join(str(x) for x in _seq(b.get("order"))),
+                "; ".join(f"{_map(t).get('from')}→{_map(t).get('to')} {card_label(str(_map(t).get('card')))[0]}"
+                          for t in _seq(b.get("tribute"))),
+                str(b.get("ended_by") or ""),
+            ))  # fmt: skip
+        matches.append(MatchPage(f"r{m.round}-m{i + 1}", int(m.round or 0), m.table, heading,
+                                 result_sentence(m), rows))  # fmt: skip
+    return Site(title, header, True, ["Match points", "Level points", "Opponents' level points"], standings, used,
+                matches=matches)  # fmt: skip
