@@ -48,6 +48,10 @@ def test_the_organiser_runs_an_event_from_the_command_line(venue, capsys, monkey
     code, out, _ = deckhand(capsys, monkeypatch, state, "start-round", "org")
     started = json.loads(out)  # stdout is the JSON answer alone
     assert code == 0 and started["round"] == 1 and len(started["commitment"]) == 64
+    # Where everyone sits, with the handset (the organiser is the event's staff), and guide cards.
+    assert sorted((s["seat"], s["thing"]) for s in started["seating"]) == list(enumerate(THINGS))
+    code, page, _ = deckhand(capsys, monkeypatch, state, "seating", "org", "--format", "html")
+    assert code == 0 and page.count('class="card"') == len(THINGS) and "Table T1" in page
 
     stop = threading.Event()
 

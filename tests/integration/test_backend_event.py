@@ -167,3 +167,19 @@ def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(
         # The first play of each table is by a seat holding the cards it played (the hand record's).
         first = next(s for s in play["steps"] if s.get("c"))
         assert set(first["c"]) <= set(hands[first["s"]])
+
+
+def test_the_round_status_seats_every_player_by_name_and_the_handset_only_for_staff(backend):
+    from backend import CUP_EVENT
+
+    events.create_event({**CUP_EVENT})
+    events.register_players("cup", [{"id": f"P{i}", "name": f"Player {i}"} for i in range(1, 9)])
+    events.register_tables("cup", [{"id": "A", "seats": THINGS[:4]}, {"id": "B", "seats": THINGS[4:]}])
+    rounds.request_next_round(backend.rt, "cup")
+    staff = rounds.round_status("cup", 1)
+    rows = [p for t in staff["tables"] for p in t["players"]]
+    assert len(rows) == 8 and {p["name"] for p in rows} == {f"Player {i}" for i in range(1, 9)}
+    things = {p["thing"] for p in rows}
+    assert things == set(THINGS)
+    public = rounds.round_status("cup", 1, staff=False)
+    assert all("thing" not in p for t in public["tables"] for p in t["players"])

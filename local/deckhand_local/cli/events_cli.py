@@ -96,7 +96,45 @@ def _deal_and_wait(api: ApiClient, event_id: str, path: str, progress: IO[str]) 
     status = wait_for_round(
         api, event_id, number, until_done=False, timeout=120, progress=progress, dealing=True
     )
-    return {"round": number, "status": status["status"], "commitment": status["commitment"]}
+    return {
+        "round": number,
+        "status": status["status"],
+        "commitment": status["commitment"],
+        "seating": seating_of(status),
+    }
+
+
+def seating_of(status: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where everyone sits in a round: a row per seat of every table (the handset to staff)."""
+    return [
+        {"table": t["table"], **p}
+        for t in status.get("tables", [])
+        for p in t.get("players", [])
+        if p.get("player")
+    ]
+
+
+def guide_cards(event: str, round_no: int, seating: list[dict[str, Any]]) -> str:
+    """A printable page of guide cards: one card per player saying where they sit this round."""
+    from html import escape
+
+    cards = "".join(
+        f'<div class="card"><p class="name">{escape(str(s["name"] or s["player"]))}</p>'
+        f'<p>Round {round_no}</p><p class="where">Table {escape(str(s["table"]))}, seat {s["seat"]}</p>'
+        + (f"<p>Handset {escape(str(s['thing']))}</p>" if s.get("thing") else "")
+        + "</div>"
+        for s in sorted(seating, key=lambda s: (str(s["name"] or s["player"]).casefold(), str(s["player"])))
+    )
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(event)}: round {round_no} guide cards</title><style>"
+        "body{font:14px system-ui,sans-serif;margin:1cm}.cards{display:grid;"
+        "grid-template-columns:repeat(auto-fill,minmax(6cm,1fr));gap:4mm}"
+        ".card{border:1px dashed #555;padding:3mm 4mm;break-inside:avoid}.card p{margin:1mm 0}"
+        ".name{font-weight:700;font-size:16px}.where{font-size:18px}</style></head><body>"
+        f'<h1>{escape(event)} — round {round_no}</h1><div class="cards">{cards}</div></body></html>\n'
+    )
 
 
 def run_event_command(
@@ -129,6 +167,15 @@ def run_event_command(
         )
     elif command == "standings":
         result = api.request("GET", f"/events/{args.event_id}/standings")
+    elif command == "seating":
+        number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"]
+        if not number:
+            raise DeckhandError(f"event {args.event_id} has no round yet (start one with start-round)")
+        seating = seating_of(api.request("GET", f"/events/{args.event_id}/rounds/{number}"))
+        if args.fmt == "html":
+            stdout.write(guide_cards(args.event_id, number, seating))
+            return 0
+        result = {"round": number, "seating": seating}
     else:
         text = api.request("GET", f"/events/{args.event_id}/export?format={args.fmt}", raw=True)
         if args.fmt == "json":  # the others are text (CSV, HTML) as the API gives them

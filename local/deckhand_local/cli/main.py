@@ -127,10 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
         ("retry-deal", "deal the current round again after its deal failed"),
         ("standings", "current standings"),
         ("status", "a round's status (default: the current round)"),
+        (
+            "seating",
+            "where everyone sits in a round: table, seat, player, handset (--format html: guide cards)",
+        ),
         ("export", "results for the governing platform"),
     ):
         p = event_sub.add_parser(name, help=text)
         p.add_argument("event_id")
+        if name == "seating":
+            p.add_argument("--round", type=int, help="round number (default: the current round)")
+            p.add_argument("--format", choices=["json", "html"], default="json", dest="fmt")
         if name in ("status", "retry-deal"):
             p.add_argument("--round", type=int, help="round number (default: the current round)")
         if name == "status":

@@ -328,10 +328,22 @@ def get_round(event_id: str, round_no: int) -> RoundItem:
         raise NotFound(f"event {event_id!r} has no round {round_no}") from None
 
 
+def player_names(event_id: str, match: bool) -> dict[str, str]:
+    """Each registered player's name (a match event's players are registered with their pairs)."""
+    if match:
+        from .pairs import list_teams
+
+        return {p["id"]: p.get("name") or p["id"] for t in list_teams(event_id) for p in t.players}
+    from .keys import player_of
+
+    return {player_of(p.sk): p.name or player_of(p.sk) for p in list_players(event_id)}
+
+
 def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[str, Any]:
     """A round's progress. ``staff`` (the event's owner, organisers, referees) also see why a board
     stopped: a misread names a card of a duplicate board that other tables still play."""
     r = get_round(event_id, round_no)
+    names = player_names(event_id, r.match)
     tables = []
     pairs = boards_of_round(event_id, round_no, r)
     items = tableboard.load_many(event_id, round_no, pairs)
@@ -353,6 +365,15 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
             "table": entry["table"],
             "group": entry["group"],
             "seats": entry["seats"],
+            "players": [
+                {
+                    "seat": seat,
+                    "player": player,
+                    "name": names.get(player, player) if player else None,
+                    **({"thing": entry["devices"][seat]} if staff and entry.get("devices") else {}),
+                }
+                for seat, player in enumerate(entry["seats"])
+            ],
             "boards": boards,
         }
         if "pairs" in entry:  # a match: its pairs, and the table's number (the deal derivation's)

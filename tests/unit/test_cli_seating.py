@@ -1,0 +1,33 @@
+"""`deckhand event seating`: the seating rows from a round's status, and printable guide cards."""
+
+from deckhand_local.cli.events_cli import guide_cards, seating_of
+
+STATUS = {
+    "round": 2,
+    "tables": [
+        {
+            "table": "A",
+            "players": [
+                {"seat": 0, "player": "P1", "name": "<b>Li</b>", "thing": "hs-A-0"},
+                {"seat": 1, "player": None, "name": None},
+            ],
+        },
+        {"table": "B", "players": [{"seat": 3, "player": "P2", "name": "Wang", "thing": "hs-B-3"}]},
+    ],
+}
+
+
+def test_seating_lists_every_seated_player_with_table_and_handset():
+    assert seating_of(STATUS) == [
+        {"table": "A", "seat": 0, "player": "P1", "name": "<b>Li</b>", "thing": "hs-A-0"},
+        {"table": "B", "seat": 3, "player": "P2", "name": "Wang", "thing": "hs-B-3"},
+    ]
+
+
+def test_guide_cards_give_each_player_a_card_escaped_and_in_name_order():
+    page = guide_cards("cup", 2, seating_of(STATUS))
+    assert page.count('class="card"') == 2 and "&lt;b&gt;Li&lt;/b&gt;" in page and "<b>Li" not in page
+    assert (
+        page.index("Li&lt;") < page.index("Wang") and "Table B, seat 3" in page and "Handset hs-B-3" in page
+    )
+    assert '<meta name="viewport"' in page and "round 2" in page
