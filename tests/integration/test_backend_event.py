@@ -183,3 +183,24 @@ def test_the_round_status_seats_every_player_by_name_and_the_handset_only_for_st
     assert things == set(THINGS)
     public = rounds.round_status("cup", 1, staff=False)
     assert all("thing" not in p for t in public["tables"] for p in t["players"])
+
+
+def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(backend):
+    from deckhand.service import referee
+
+    bots = prepare(backend)
+    rounds.request_next_round(backend.rt, "cup")
+    with __import__("pytest").raises(events.Conflict, match="not while the event is playing"):
+        events.register_players("cup", [{"id": "P9"}])
+    run_round(backend, bots)
+    event = events.get_event("cup")
+    referee.record(event, {"kind": "withdraw", "player": "P1", "reason": "ill"}, by="ref")
+    late = events.register_players("cup", [{"id": "P9", "name": "Late Li"}])  # a substitute, between rounds
+    assert late[0].number == 9
+    rounds.request_next_round(backend.rt, "cup")
+    seated = {p["player"] for t in rounds.round_status("cup", 2)["tables"] for p in t["players"]}
+    assert "P1" not in seated and "P9" in seated and len(seated) == 8
+    run_round(backend, bots)
+    standings = scoring.compute_standings(events.get_event("cup"), 2)["standings"]
+    assert {s["player"] for s in standings} >= {"P1", "P9"}, "P1 keeps its round-1 results"
+    assert [a["kind"] for a in referee.audit_log("cup")] == ["withdraw"]

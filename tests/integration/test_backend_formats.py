@@ -389,3 +389,21 @@ def test_a_bracket_round_cannot_be_paired_by_hand(backend):
         match_rounds.override_pairing(
             events.get_event("league"), 1, [["A", "B"], ["C", "D"]], None, "x", "ref"
         )
+
+
+def test_a_withdrawn_pair_leaves_the_swiss_and_a_late_pair_joins_it(backend):
+    fmt_event(backend, list("ABCD"), 3, {"format": "swiss"})
+    decide(backend, 1, better("ABCD"))
+    referee.record(events.get_event("league"), {"kind": "withdraw", "player": "A2", "reason": "x"}, by="ref")
+    pairs.register_pairs("league", [{"id": "E", "players": [{"id": "E1"}, {"id": "E2"}]}])
+    second = match_rounds.compute_pairing(events.get_event("league"), 2)
+    playing = {t for p in second["pairs"] for t in p}
+    assert "A" not in playing and "E" in playing and len(playing) == 4 and second["bye"] is None
+    assert {s["team"] for s in match_results.standings(events.get_event("league"), 1)["standings"]} >= {"A"}
+
+
+def test_a_late_pair_cannot_join_a_round_robin(backend):
+    fmt_event(backend, list("ABCD"), 3, {"format": "round_robin"})
+    decide(backend, 1, better("ABCD"))
+    with pytest.raises(events.Conflict, match="a late entry joins a Swiss only"):
+        pairs.register_pairs("league", [{"id": "E", "players": [{"id": "E1"}, {"id": "E2"}]}])

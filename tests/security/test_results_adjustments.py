@@ -66,6 +66,7 @@ def test_an_adjustment_is_shown_with_the_score_played_in_every_export(cup):
     export = call(cup, "GET", "/events/cup/export", caller=ALICE)[1]
     board = next(b for b in export["results"]["boards"] if (b["round"], b["board"]) == (1, "1"))
     assert [r["adjusted_from"] for r in board["results"] if r["table"] == "A"] == scores
+    assert {r["adjusted_by"] for r in board["results"] if r["table"] == "A"} == {BOB}, "who made it"
     text = call(cup, "GET", "/events/cup/export?format=csv", caller=ALICE)[1]
     csv_rows = [
         r
@@ -75,6 +76,7 @@ def test_an_adjustment_is_shown_with_the_score_played_in_every_export(cup):
     assert [int(r["score"]) for r in csv_rows] == new
     assert [int(r["adjusted_from"]) for r in csv_rows] == scores
     assert {r["adjustment_reason"] for r in csv_rows} == {"scoring slip"}
+    assert {r["adjusted_by"] for r in csv_rows} == {BOB}
     # A second adjustment still shows the score played, not the first adjustment.
     assert call(cup, "POST", "/events/cup/referee", adjust(scores, "undo"), caller=BOB)[0] == 201
     assert [r["adjusted_from"] for r in played(cup)] == scores

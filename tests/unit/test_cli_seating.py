@@ -31,3 +31,20 @@ def test_guide_cards_give_each_player_a_card_escaped_and_in_name_order():
         page.index("Li&lt;") < page.index("Wang") and "Table B, seat 3" in page and "Handset hs-B-3" in page
     )
     assert '<meta name="viewport"' in page and "round 2" in page
+
+
+def test_calls_are_listed_by_table_and_time_with_who_called():
+    from deckhand_local.cli.events_cli import calls_of
+
+    status = {
+        "tables": [
+            {"table": "B", "players": [{"seat": 1, "player": "P2", "name": "Wang"}],
+             "boards": [{"board": "1", "calls": [{"seat": 1, "at": 30}, {"seat": 1, "at": 10}]}]},
+            {"table": "A", "players": [], "boards": [{"board": "2", "calls": [{"seat": 0, "at": 20}]}, {"board": "3"}]},
+        ]
+    }  # fmt: skip
+    assert calls_of(status) == [
+        {"table": "A", "board": "2", "seat": 0, "player": None, "at": 20},
+        {"table": "B", "board": "1", "seat": 1, "player": "Wang", "at": 10},
+        {"table": "B", "board": "1", "seat": 1, "player": "Wang", "at": 30},
+    ]

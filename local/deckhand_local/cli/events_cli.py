@@ -114,6 +114,18 @@ def seating_of(status: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def calls_of(status: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every "call the referee" of a round, by table then time: where to go, and who called."""
+    out = []
+    for t in status.get("tables", []):
+        names = {p["seat"]: p.get("name") or p.get("player") for p in t.get("players", [])}
+        for b in t.get("boards", []):
+            for c in b.get("calls", []):
+                out.append({"table": t["table"], "board": b["board"], "seat": c["seat"],
+                            "player": names.get(c["seat"]), "at": c["at"]})  # fmt: skip
+    return sorted(out, key=lambda c: (str(c["table"]), c["at"]))
+
+
 def guide_cards(event: str, round_no: int, seating: list[dict[str, Any]]) -> str:
     """A printable page of guide cards: one card per player saying where they sit this round."""
     from html import escape
@@ -167,6 +179,14 @@ def run_event_command(
         )
     elif command == "standings":
         result = api.request("GET", f"/events/{args.event_id}/standings")
+    elif command == "audit":
+        result = api.request("GET", f"/events/{args.event_id}/audit")
+    elif command == "calls":
+        number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"]
+        if not number:
+            raise DeckhandError(f"event {args.event_id} has no round yet (start one with start-round)")
+        status = api.request("GET", f"/events/{args.event_id}/rounds/{number}")
+        result = {"round": number, "calls": calls_of(status)}
     elif command == "seating":
         number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"]
         if not number:

@@ -131,12 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
             "seating",
             "where everyone sits in a round: table, seat, player, handset (--format html: guide cards)",
         ),
+        ("calls", "the handsets' calls for the referee in a round, by table and time"),
+        ("audit", "the event's audit log: every referee action and pairing override, who and when"),
         ("export", "results for the governing platform"),
     ):
         p = event_sub.add_parser(name, help=text)
         p.add_argument("event_id")
-        if name == "seating":
+        if name in ("seating", "calls"):
             p.add_argument("--round", type=int, help="round number (default: the current round)")
+        if name == "seating":
             p.add_argument("--format", choices=["json", "html"], default="json", dest="fmt")
         if name in ("status", "retry-deal"):
             p.add_argument("--round", type=int, help="round number (default: the current round)")

@@ -250,7 +250,8 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
             r = _map(r)
             player, seat, table = str(r.get("player")), int(r.get("seat") or 0), str(r.get("table"))
             c = compared.get((board, rnd, group, seat, player), {})
-            adjusted = f"was {r['adjusted_from']}" if "adjusted_from" in r else ""
+            by = f" by {r['adjusted_by']}" if r.get("adjusted_by") else ""
+            adjusted = f"was {r['adjusted_from']}{by}" if "adjusted_from" in r else ""
             rows.append(TravellerRow(table, seat, player, names.get(player, player), r.get("score"),
                                      c.get("mp", ""), c.get("mp_pct", ""), c.get("rank_points", ""), adjusted))  # fmt: skip
             opponents = [names.get(str(o.get("player")), str(o.get("player"))) for o in by_table[table]

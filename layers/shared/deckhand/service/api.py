@@ -324,6 +324,7 @@ CSV_COLUMNS = [
     "play_time",
     "adjusted_from",
     "adjustment_reason",
+    "adjusted_by",
     "deals",
 ]
 
@@ -350,6 +351,7 @@ def _csv(doc: dict[str, Any]) -> str:
                     r["play_time"],
                     r.get("adjusted_from", ""),
                     r.get("adjustment_reason", ""),
+                    r.get("adjusted_by") or "",
                     deals,
                 ]
             )

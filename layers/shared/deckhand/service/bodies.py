@@ -186,10 +186,11 @@ class TablesBody(Body):
 
 class RefereeAction(Body):
     kind: Annotated[
-        Literal["warning", "violation", "foul", "forfeit", "disqualify", "adjust"],
+        Literal["warning", "violation", "foul", "forfeit", "disqualify", "adjust", "withdraw"],
         Field(
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
-            "disqualify are a match's only); adjust replaces a duplicate board's scores."
+            "disqualify are a match's only); adjust replaces a duplicate board's scores; withdraw: the "
+            "player (a match event: the player's pair) keeps its results and is seated no more."
         ),
     ]
     player: Annotated[str | None, Field(pattern=ID)] = None

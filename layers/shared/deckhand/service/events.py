@@ -181,8 +181,12 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
     event = get_event(event_id)
     if event.match is not None:
         raise Conflict("a match event registers pairs (two players each), not single players")
-    if event.status != "registering":
-        raise Conflict("players can be registered only before the first round")
+    if event.status not in ("registering", "between_rounds"):
+        # A late entry (or a substitute) enters between rounds with nothing scored (RULES.md §4.3
+        # options; 001's substitutes): never while a round is dealt or played.
+        raise Conflict(
+            f"players can be registered before a round starts, not while the event is {event.status}"
+        )
     registered = list_players(event_id)
     digest = request_digest(players)
     taken = {player_of(p.sk) for p in registered if p.registration != digest}

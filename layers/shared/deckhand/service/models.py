@@ -101,6 +101,7 @@ class PlayerItem(_Base):
     silver_points = IntAttribute(default=0)
     red_points = IntAttribute(default=0)
     registration = UnicodeAttribute(null=True)  # the digest of the request that registered the player
+    active = BooleanAttribute(default=True)  # False: withdrawn — keeps its results, seated no more
 
 
 class CounterItem(_Base):

@@ -35,6 +35,12 @@ def entrants(teams: list[TeamItem]) -> list[Entrant]:
     ]
 
 
+def _late_entries_allowed(event: Any) -> bool:
+    from .match_settings import MatchFormat, MatchSettings
+
+    return MatchSettings.from_dict(event.match).format in (MatchFormat.SWISS, MatchFormat.SWISS_WITH_CUT)
+
+
 def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]:
     """Register pairs of a match event before its first round: all of a request or none of it.
 
@@ -45,8 +51,14 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
     event = get_event(event_id)
     if event.match is None:
         raise Conflict("this is a duplicate event: register players, not pairs")
-    if event.status != "registering":
-        raise Conflict("pairs can be registered only before the first round")
+    if event.status not in ("registering", "between_rounds"):
+        raise Conflict(
+            f"pairs can be registered before a round starts, not while the event is {event.status}"
+        )
+    if event.status == "between_rounds" and not _late_entries_allowed(event):
+        raise Conflict(
+            "a late entry joins a Swiss only: a schedule or a bracket is fixed by the field it began with"
+        )
     registered = list_teams(event_id)
     digest = request_digest(pairs)
     others = [t for t in registered if t.registration != digest]

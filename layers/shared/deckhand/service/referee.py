@@ -18,8 +18,8 @@ from ..engines.contract import Rejected
 from . import match_penalties
 from .clock import now_ms
 from .events import NotFound, event_id_of
-from .keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk
-from .models import AuditItem, EventItem, PlayerItem, ResultItem
+from .keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk, team_of
+from .models import AuditItem, EventItem, PlayerItem, ResultItem, TeamItem
 from .runtime import Runtime
 from .scoring import recompute_latest_standings
 
@@ -40,7 +40,9 @@ def record(
     applied: dict[str, Any] = {}
     token = secrets.token_hex(4)
     at = now_ms()
-    if kind == "adjust":
+    if kind == "withdraw":
+        applied = _withdraw(event, action.get("player"))
+    elif kind == "adjust":
         if event.match is not None:
             raise Rejected(
                 "not_for_matches", "a match's boards are not adjusted: penalise the player instead"
@@ -64,6 +66,23 @@ def record(
     item = AuditItem(event_pk(event_id), audit_sk(at, token), kind=kind, detail=detail, by=by, at=at)
     item.save()
     return {"kind": kind, "by": by, "at": at, **detail}
+
+
+def _withdraw(event: EventItem, player: str | None) -> dict[str, Any]:
+    """A withdrawal (RULES.md §4.3; 001): the player — in a match event, the player's pair — keeps
+    its results and is seated or paired no more from the next round on."""
+    event_id = event_id_of(event)
+    if event.match is None:
+        _check_player(event_id, "withdraw", player)
+        PlayerItem(event_pk(event_id), player_sk(str(player))).update(actions=[PlayerItem.active.set(False)])
+        return {}
+    from .pairs import list_teams
+
+    team = next((t for t in list_teams(event_id) if any(p["id"] == player for p in t.players)), None)
+    if team is None:
+        raise Rejected("unknown_player", f"player {player!r} plays in no pair of this event")
+    team.update(actions=[TeamItem.active.set(False)])
+    return {"pair": team_of(team.sk)}
 
 
 def _check_player(event_id: str, kind: str, player: str | None) -> None:

@@ -117,14 +117,15 @@ def _deal_failed(event: EventItem, round_no: int, why: str) -> None:
 def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
     event_id = event_id_of(event)
     k = game(event.ruleset).seats
-    players = [player_of(p.sk) for p in list_players(event_id)]
+    players = [player_of(p.sk) for p in list_players(event_id) if p.active]
     if event.format == "pva":
         return pva_seating(players, k, round_no)
     if round_no == 1:
         return swiss.first_round(players, k, event.groups, f"{event.seed}/round/1")
     previous = StandingsItem.get(event_pk(event_id), standings_sk(round_no - 1))
-    order = [s["player"] for s in previous.document["standings"]]
-    missing = [p for p in players if p not in order]
+    seated = set(players)  # a withdrawn player keeps a standing and is seated no more
+    order = [s["player"] for s in previous.document["standings"] if s["player"] in seated]
+    missing = [p for p in players if p not in order]  # late entries: below everyone, with nothing yet
     return swiss.next_round(order + missing, k, event.groups)
 
 

@@ -161,6 +161,7 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
             if adjustment:
                 row["adjusted_from"] = adjustment["was"][row["seat"]]
                 row["adjustment_reason"] = adjustment["reason"]
+                row["adjusted_by"] = adjustment.get("by")
     done = {
         r["round"] for r in revealed_rounds(event_id, max((b["round"] for b in doc["boards"]), default=0))
     }
