@@ -52,6 +52,12 @@ def test_the_organiser_runs_an_event_from_the_command_line(venue, capsys, monkey
     assert sorted((s["seat"], s["thing"]) for s in started["seating"]) == list(enumerate(THINGS))
     code, page, _ = deckhand(capsys, monkeypatch, state, "seating", "org", "--format", "html")
     assert code == 0 and page.count('class="card"') == len(THINGS) and "Table T1" in page
+    # The live results site, for anyone in the hall: no token, the round's progress, no score yet.
+    import urllib.request
+
+    with urllib.request.urlopen(f"{venue.api_url}/site/org/", timeout=30) as reply:
+        live = reply.read().decode()
+    assert "Round 1: playing" in live and 'http-equiv="refresh"' in live
 
     stop = threading.Event()
 

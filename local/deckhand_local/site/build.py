@@ -31,9 +31,11 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "_"
 
 
-def build_site(doc: Mapping[str, Any], out: Path) -> list[Path]:
-    """Every page of the site for ``doc`` under ``out``; returns the files written."""
+def build_site(doc: Mapping[str, Any], out: Path, live: Mapping[str, Any] | None = None) -> list[Path]:
+    """Every page of the site for ``doc`` under ``out``; returns the files written. ``live``: the
+    round in play's public status — the venue's live site shows its progress and refreshes."""
     site = model.read(doc)
+    site.live = model.read_live(live) if live else None
     for card in site.cards:
         card.player = _safe(card.player)
     for row in site.standings:

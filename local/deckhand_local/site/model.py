@@ -162,6 +162,41 @@ class Site:
     cards: list[ScoreCard] = field(default_factory=list)
     matches: list[MatchPage] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    live: Live | None = None
+
+
+@dataclass
+class LiveTable:
+    table: str
+    done: int
+    total: int
+    state: str
+
+
+@dataclass
+class Live:
+    """The round in play as the public sees it: how far each table is (never a score of it)."""
+
+    round: int
+    status: str
+    tables: list[LiveTable]
+
+
+def read_live(status: Mapping[str, Any]) -> Live:
+    tables = []
+    for t in _seq(status.get("tables")):
+        t = _map(t)
+        boards = [_map(b) for b in _seq(t.get("boards"))]
+        if "match" in t:
+            match = _map(t.get("match"))
+            state = (
+                "match over" if match.get("status") == "done" else f"game {int(match.get('games') or 0) + 1}"
+            )
+        else:
+            state = "stopped for the referee" if any(b.get("status") == "stopped" for b in boards) else ""
+        done = sum(1 for b in boards if b.get("status") == "ended")
+        tables.append(LiveTable(str(t.get("table")), done, len(boards), state))
+    return Live(int(status.get("round") or 0), str(status.get("status") or ""), tables)
 
 
 def _names(doc: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:

@@ -91,6 +91,7 @@ class ApiServer:
         *,
         organisers: Callable[[], dict[str, str]] = dict,
         request_timeout: float = 10,
+        site: Callable[[str], tuple[int, str, bytes]] | None = None,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
         the others, read at each request (organisers added while the venue runs count at once);
@@ -113,6 +114,11 @@ class ApiServer:
                 pass
 
             def _serve(self) -> None:
+                if site is not None and self.command == "GET" and self.path.startswith("/site/"):
+                    # The public results pages (site/live.py): no token, nothing but what anyone may see.
+                    status, kind, data = site(self.path)
+                    self._reply_bytes(status, {"Content-Type": kind}, data)
+                    return
                 identity = identity_of(self.headers.get("Authorization", ""))
                 try:
                     if identity is None:
@@ -143,7 +149,9 @@ class ApiServer:
                 self._reply(status, headers, json.dumps({"error": message}))
 
             def _reply(self, status: int, headers: dict[str, str], body: str) -> None:
-                data = body.encode()
+                self._reply_bytes(status, headers, body.encode())
+
+            def _reply_bytes(self, status: int, headers: dict[str, str], data: bytes) -> None:
                 self.send_response(status)
                 for key, value in headers.items():
                     if key.lower() != "content-length":

@@ -26,6 +26,7 @@ from deckhand.service import context, models
 from deckhand.service.messaging import MqttPublisher
 from deckhand.service.runtime import Runtime
 
+from ..site.live import LiveSite
 from . import organisers
 from .aedes import AedesBroker
 from .bridge import Bridge, mqtt_client
@@ -33,11 +34,12 @@ from .broker import BrokerProcess
 from .credentials import SERVER, VenueCredentials
 from .database import Database
 from .dynamodb_local import DynamoDBLocal, has_shared_database, venue_access_key
-from .http_adapter import ApiServer
+from .http_adapter import ApiServer, api_gateway_event
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .lockstep import LastSent
 from .mosquitto import MosquittoBroker
 from .motoserver import MotoServer
+from .organisers import PUBLIC_VIEWER
 from .processes import stop_orphan
 from .provisioning import VenueLink
 from .state_folder import make_private, write_private
@@ -200,6 +202,7 @@ class Venue:
             host=self.api_host,
             port=self.http_port,
             organisers=lambda: organisers.read(self.state_dir),  # deckhand venue organiser add NAME
+            site=LiveSite(self._public_get, self.state_dir / "site").serve,
         ).start()
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)
@@ -254,6 +257,11 @@ class Venue:
         if registered and isinstance(self.broker, MosquittoBroker):
             self.broker.allow(registered_things())  # mosquitto cannot derive their passwords itself
         return response
+
+    def _public_get(self, path: str) -> tuple[int, Any]:
+        """A GET of the API as a viewer with no role in any event (the live results site)."""
+        response = call(self.handlers["api"], "api", api_gateway_event("GET", path, {}, None, PUBLIC_VIEWER))
+        return int(response.get("statusCode", 500)), json.loads(response.get("body") or "null")
 
     def _start_database(self) -> str:
         """The DynamoDB endpoint: a shared server given by the caller, or one of our own."""

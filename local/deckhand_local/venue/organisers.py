@@ -16,6 +16,9 @@ from deckhand.errors import DeckhandError
 FILE = "organisers.json"
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 VENUE_IDENTITY = "local-organiser"  # the venue's own token (venue.json): the default CLI's identity
+# The live results site's viewer (site/live.py): an identity with no role in any event and no token —
+# it reads only what anyone may see. No organiser name maps to it (theirs are ``local:NAME``).
+PUBLIC_VIEWER = "local-public-viewer"
 
 
 def identity_of(name: str) -> str:

@@ -1,0 +1,95 @@
+"""The venue's live results site (site/live.py): pages from the public export with the round in
+play's progress, rebuilt only when what they show changes, no path outside the site."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deckhand_local.site.live import LiveSite
+
+EXPORT: dict[str, Any] = {
+    "event": {"name": "Harbour Cup", "ruleset": "bigtwo-2017", "status": "playing", "current_round": 2},
+    "players": [{"id": "P1", "name": "Li", "number": 1}],
+    "rounds": [{"round": 1, "commitment": "ab" * 32, "salt": "cd" * 32}],
+    "results": {"ruleset": "bigtwo-2017", "boards": []},
+    "standings": {"boards": [], "standings": [{"player": "P1", "place": 1, "total": 0, "tie_break": None}]},
+}
+STATUS = {
+    "round": 2,
+    "status": "playing",
+    "tables": [
+        {"table": "A", "boards": [{"board": "1", "status": "ended"}, {"board": "2", "status": "playing"}]}
+    ],
+}
+
+
+def fake(calls: list[str]):
+    def fetch(path: str) -> tuple[int, Any]:
+        calls.append(path)
+        if path == "/events/cup/export":
+            return 200, EXPORT
+        if path == "/events/cup/rounds/2":
+            return 200, STATUS
+        return 404, {"error": "no event"}
+
+    return fetch
+
+
+def test_the_index_shows_each_table_of_the_round_in_play_and_refreshes(tmp_path):
+    calls: list[str] = []
+    site = LiveSite(fake(calls), tmp_path)
+    status, kind, body = site.serve("/site/cup/")
+    page = body.decode()
+    assert status == 200 and kind.startswith("text/html")
+    assert "Round 2: playing" in page and "1 / 2" in page and 'http-equiv="refresh"' in page
+    assert calls == ["/events/cup/export", "/events/cup/rounds/2"]
+    folders = list((tmp_path / "cup").iterdir())
+    site.serve("/site/cup/index.html")
+    assert list((tmp_path / "cup").iterdir()) == folders, "nothing changed: not rebuilt"
+    assert site.serve("/site/cup/assets/site.css")[1].startswith("text/css")
+
+
+def test_only_pages_of_an_event_are_served(tmp_path):
+    site = LiveSite(fake([]), tmp_path)
+    assert site.serve("/site/nope/")[0] == 404
+    for path in (
+        "/site/cup/../../venue.json",
+        "/site/cup/boards/../../x.html",
+        "/site/",
+        "/site/cup/a/b/c.html",
+    ):
+        assert site.serve(path)[0] == 404, path
+
+
+def test_the_venue_serves_the_site_without_a_token_and_nothing_else(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    from deckhand_local.venue.http_adapter import ApiServer
+
+    seen: list[dict[str, Any]] = []
+
+    def handler(event: dict[str, Any]) -> dict[str, Any]:
+        seen.append(event)
+        return {"statusCode": 200, "body": "{}"}
+
+    server = ApiServer(
+        handler, "secret", port=0, site=lambda path: (200, "text/html; charset=utf-8", b"<p>ok</p>")
+    )
+    server.start()
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        with urllib.request.urlopen(f"{base}/site/cup/", timeout=10) as reply:
+            assert reply.read() == b"<p>ok</p>"
+        for method, path in (("GET", "/events/cup/export"), ("POST", "/site/cup/")):
+            request = urllib.request.Request(
+                f"{base}{path}", method=method, data=b"" if method == "POST" else None
+            )
+            try:
+                urllib.request.urlopen(request, timeout=10)
+                raise AssertionError(f"{method} {path} without a token was served")
+            except urllib.error.HTTPError as err:
+                assert err.code == 401
+        assert seen == [], "the API handler never saw a request without a token"
+    finally:
+        server.stop()
