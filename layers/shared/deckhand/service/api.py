@@ -292,6 +292,7 @@ def _event_doc(item: Any) -> dict[str, Any]:
     doc = {
         "event_id": events.event_id_of(item),
         "name": item.name,
+        "start": item.start,
         "ruleset": item.ruleset,
         "grade": item.grade,
         "format": item.format,

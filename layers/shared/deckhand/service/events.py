@@ -138,6 +138,7 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
         ranking=spec.get("ranking", "competition"),
         seed=spec.get("seed") or secrets.token_hex(16),
         deal_seed=spec.get("deal_seed") or None,
+        start=str(spec["start"]),
         created_at=now_ms(),
         owner=owner,
         roles={},

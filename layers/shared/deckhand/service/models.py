@@ -89,6 +89,7 @@ class EventItem(_Base):
     # and the rule set's options (its typed ``Options``: an end mode, …). None for duplicate events.
     match = JSONAttribute(null=True)
     options = JSONAttribute(null=True)
+    start = UnicodeAttribute(null=True)  # the event's date (YYYY-MM-DD), for its results pages
     created_at = IntAttribute()
     version = VersionAttribute()
 
