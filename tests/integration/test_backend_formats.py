@@ -396,9 +396,10 @@ def test_a_withdrawn_pair_leaves_the_swiss_and_a_late_pair_joins_it(backend):
     decide(backend, 1, better("ABCD"))
     referee.record(events.get_event("league"), {"kind": "withdraw", "player": "A2", "reason": "x"}, by="ref")
     pairs.register_pairs("league", [{"id": "E", "players": [{"id": "E1"}, {"id": "E2"}]}])
-    second = match_rounds.compute_pairing(events.get_event("league"), 2)
-    playing = {t for p in second["pairs"] for t in p}
-    assert "A" not in playing and "E" in playing and len(playing) == 4 and second["bye"] is None
+    assert rounds.request_next_round(backend.rt, "league") == 2  # the round as it is dealt
+    second = [m.pairs for m in list_matches("league", 2) if m.table]
+    playing = {t for p in second for t in p}
+    assert "A" not in playing and "E" in playing and len(playing) == 4
     assert {s["team"] for s in match_results.standings(events.get_event("league"), 1)["standings"]} >= {"A"}
 
 
@@ -407,3 +408,24 @@ def test_a_late_pair_cannot_join_a_round_robin(backend):
     decide(backend, 1, better("ABCD"))
     with pytest.raises(events.Conflict, match="a late entry joins a Swiss only"):
         pairs.register_pairs("league", [{"id": "E", "players": [{"id": "E1"}, {"id": "E2"}]}])
+
+
+def test_a_pair_withdrawn_between_rounds_forfeits_its_scheduled_game(backend):
+    fmt_event(backend, list("ABCD"), 3, {"format": "round_robin"})
+    decide(backend, 1, better("ABCD"))
+    referee.record(events.get_event("league"), {"kind": "withdraw", "player": "A1", "reason": "x"}, by="ref")
+    assert rounds.request_next_round(backend.rt, "league") == 2
+    tables = [m.pairs for m in list_matches("league", 2) if m.table]
+    forfeits = [m.pairs for m in list_matches("league", 2) if not m.table]
+    assert all("A" not in p for p in tables) and len(forfeits) == 1 and forfeits[0][1] == "A"
+
+
+def test_an_override_seating_a_withdrawn_pair_is_refused_when_the_round_starts(backend):
+    fmt_event(backend, list("ABCD"), 3, {"format": "swiss"})
+    decide(backend, 1, better("ABCD"))
+    event = events.get_event("league")
+    stored = match_rounds.get_pairing(event, 2)
+    match_rounds.override_pairing(event, 2, stored["pairs"], None, "as computed", "ref")
+    referee.record(events.get_event("league"), {"kind": "withdraw", "player": "B1", "reason": "x"}, by="ref")
+    with pytest.raises(events.Conflict, match="withdrawn since: pair the round again"):
+        rounds.request_next_round(backend.rt, "league")

@@ -171,3 +171,59 @@ def test_verify_checks_a_match_event(backend):
     doc["event"]["match"] = events.get_event("league").match
     verdict = verify(doc)
     assert verdict["ok"] and verdict["rounds"][0]["boards_checked"] >= 2, verdict
+
+
+def test_verify_wants_every_record_and_the_deal_its_redeals_give(cup_site, tmp_path):
+    import copy
+    import io
+
+    from deckhand.errors import DeckhandError
+    from deckhand_local.cli.verify import run_verify, verify
+
+    _, doc, _ = cup_site
+    bare = copy.deepcopy(doc)
+    for b in bare["results"]["boards"]:
+        b.pop("deal"), b.pop("play")
+    assert not verify(bare)["ok"], "nothing checked is not verified"
+    claimed = copy.deepcopy(doc)
+    claimed["results"]["boards"][0]["play"][0]["deal_number"] = 2  # no redeal in its steps
+    assert "redeals do not give" in " ".join(verify(claimed)["rounds"][0]["problems"])
+    unrevealed = copy.deepcopy(doc)
+    unrevealed["rounds"] = unrevealed["rounds"][:1]
+    assert verify(unrevealed)["problems"] == ["round 2 has results but no revealed salt to check them by"]
+    broken = copy.deepcopy(doc)
+    broken["results"]["boards"][0]["group"] = "x"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken))
+    with pytest.raises(DeckhandError, match="not a well-formed export"):
+        run_verify(str(path), io.StringIO(), io.StringIO(), io.StringIO())
+
+
+def test_a_table_that_played_another_deal_shows_its_own_hands_and_the_redeal():
+    from deckhand_local.site.model import read
+
+    hands = [["S3"], ["H4"], ["D5"], ["C6"]]
+    doc = {
+        "results": {
+            "ruleset": "bigtwo-2017",
+            "boards": [
+                {
+                    "board": "1", "round": 1, "group": "1",
+                    "results": [{"player": "P1", "table": "A", "seat": 0, "score": 1},
+                                {"player": "P2", "table": "B", "seat": 0, "score": 1}],
+                    "deal": {"hands": hands, "kitty": [], "deal_number": 1},
+                    "play": [
+                        {"table": "A", "deal_number": 1, "steps": [{"s": 0, "t": "play", "c": ["S3"]}]},
+                        {"table": "B", "deal_number": 2, "deal": {"hands": [["SA"], ["HA"], ["DA"], ["CA"]],
+                                                                  "kitty": [], "deal_number": 2},
+                         "steps": [{"s": -1, "t": "redeal", "n": 1}, {"s": 0, "t": "play", "c": ["SA"]}]},
+                    ],
+                }
+            ],
+        },
+        "standings": {"boards": [], "standings": []},
+    }  # fmt: skip
+    (board,) = read(doc).boards
+    a, b = board.plays
+    assert a.hands is None and b.hands is not None and b.hands[0][0].label == "A♠"
+    assert b.deal_number == 2 and b.steps[0].kind == "redeal: deal 2"

@@ -37,28 +37,53 @@ def fake(calls: list[str]):
 
 def test_the_index_shows_each_table_of_the_round_in_play_and_refreshes(tmp_path):
     calls: list[str] = []
-    site = LiveSite(fake(calls), tmp_path)
-    status, kind, body = site.serve("/site/cup/")
+    now = [0.0]
+    site = LiveSite(fake(calls), tmp_path, clock=lambda: now[0])
+    status, headers, body = site.serve("/site/cup/")
     page = body.decode()
-    assert status == 200 and kind.startswith("text/html")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert "Round 2: playing" in page and "1 / 2" in page and 'http-equiv="refresh"' in page
     assert calls == ["/events/cup/export", "/events/cup/rounds/2"]
     folders = list((tmp_path / "cup").iterdir())
     site.serve("/site/cup/index.html")
-    assert list((tmp_path / "cup").iterdir()) == folders, "nothing changed: not rebuilt"
-    assert site.serve("/site/cup/assets/site.css")[1].startswith("text/css")
+    assert len(calls) == 2, "fetched a moment ago: not fetched again"
+    now[0] = 10.0
+    site.serve("/site/cup/index.html")
+    assert len(calls) == 4 and list((tmp_path / "cup").iterdir()) == folders, "nothing changed: not rebuilt"
+    assert site.serve("/site/cup/assets/site.css")[1]["Content-Type"].startswith("text/css")
+    assert len(calls) == 4, "the stylesheet needs no export"
+    assert site.serve("/site/cup") == (301, {"Location": "/site/cup/"}, b"")
+    EXPORT["event"]["status"] = "finished"
+    try:
+        now[0] = 20.0
+        finished = site.serve("/site/cup/")[2].decode()
+        assert 'http-equiv="refresh"' not in finished, "a finished event's pages stay still"
+    finally:
+        EXPORT["event"]["status"] = "playing"
 
 
 def test_only_pages_of_an_event_are_served(tmp_path):
-    site = LiveSite(fake([]), tmp_path)
+    site = LiveSite(fake([]), tmp_path / "live")
     assert site.serve("/site/nope/")[0] == 404
     for path in (
         "/site/cup/../../venue.json",
         "/site/cup/boards/../../x.html",
         "/site/",
         "/site/cup/a/b/c.html",
+        "/site/../",
+        "/site/./",
+        "/site/..",
+        "/site/cup/assets/../x.css",
     ):
         assert site.serve(path)[0] == 404, path
+    assert list(tmp_path.iterdir()) in ([], [tmp_path / "live"]), "nothing written outside the site"
+
+
+def test_a_page_that_cannot_be_built_is_a_500_not_a_dropped_connection(tmp_path):
+    def broken(path: str) -> tuple[int, Any]:
+        raise RuntimeError("database down")
+
+    assert LiveSite(broken, tmp_path).serve("/site/cup/")[0] == 500
 
 
 def test_the_venue_serves_the_site_without_a_token_and_nothing_else(tmp_path):
@@ -74,7 +99,10 @@ def test_the_venue_serves_the_site_without_a_token_and_nothing_else(tmp_path):
         return {"statusCode": 200, "body": "{}"}
 
     server = ApiServer(
-        handler, "secret", port=0, site=lambda path: (200, "text/html; charset=utf-8", b"<p>ok</p>")
+        handler,
+        "secret",
+        port=0,
+        site=lambda path: (200, {"Content-Type": "text/html; charset=utf-8"}, b"<p>ok</p>"),
     )
     server.start()
     try:
@@ -93,3 +121,11 @@ def test_the_venue_serves_the_site_without_a_token_and_nothing_else(tmp_path):
         assert seen == [], "the API handler never saw a request without a token"
     finally:
         server.stop()
+
+
+def test_file_names_from_ids_never_collide_nor_leave_the_folder():
+    from deckhand_local.site.build import safe_name
+
+    names = [safe_name(x) for x in ("a.b", "a_b", "a-b", "a~b", "李", "..", ".", "x/y")]
+    assert len(set(names)) == len(names)
+    assert all("/" not in n and n.strip(".") for n in names)

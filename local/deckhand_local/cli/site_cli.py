@@ -22,7 +22,10 @@ def run_site(export: str, out: str, stdin: TextIO, stdout: TextIO) -> int:
         raise DeckhandError(f"{export} is not JSON: {exc.msg} (line {exc.lineno})") from None
     if not isinstance(doc, dict) or not ({"results", "matches", "boards"} & set(doc)):
         raise DeckhandError(f"{export} is not an event's export (no results, boards or matches)")
-    files = build_site(doc, Path(out))
+    try:
+        files = build_site(doc, Path(out))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DeckhandError(f"{export} is not a well-formed export: {type(exc).__name__} {exc}") from None
     pages = [f for f in files if f.suffix == ".html"]
     print(json.dumps({"out": out, "pages": len(pages), "index": str(Path(out) / "index.html")}), file=stdout)
     return 0

@@ -56,7 +56,12 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
                     continue
                 for b in m.get("boards") or []:
                     b = _map(b)
+                    if b.get("status") != "ended":
+                        continue
                     if "deal" not in b:
+                        problems.append(
+                            f"table {m.get('table')} board {b.get('board')}: no hand record to check"
+                        )
                         continue
                     order = match_deal(salt, int(m.get("number") or 0), int(b["board"]), g, same_boards)
                     checked += 1
@@ -72,28 +77,51 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
             }
             ok_commitment = commitment(salt, deals) == published
             for b in boards:
+                where = f"board {b['board']} (group {b['group']})"
                 if "deal" not in b:
+                    problems.append(f"{where}: no hand record to check")
                     continue
                 checked += 1
                 order = deals[f"{b['group']}/{b['board']}"]
-                played = [_map(b["deal"])] + [
-                    _map(p.get("deal")) for p in map(_map, b.get("play") or []) if "deal" in p
-                ]
-                if not all(_same_hands(g, order, d) for d in played):
-                    problems.append(
-                        f"board {b['board']} (group {b['group']}): the hands differ from the deal"
-                    )
+                if not _same_hands(g, order, _map(b["deal"])):
+                    problems.append(f"{where}: the hands differ from the deal")
+                for p in map(_map, b.get("play") or []):
+                    deal = _map(p.get("deal")) or _map(b["deal"])
+                    derived = _deal_played(p)
+                    if int(p.get("deal_number") or 1) != derived or int(deal.get("deal_number") or 1) != derived:
+                        problems.append(
+                            f"{where} table {p.get('table')}: its redeals do not give the deal shown"
+                        )
+                    elif not _same_hands(g, order, deal):
+                        problems.append(f"{where} table {p.get('table')}: the hands differ from the deal")
         if not ok_commitment:
             problems.insert(0, "the salt does not give the published commitment")
         out.append({"round": n, "ok": not problems, "commitment": ok_commitment, "boards_checked": checked,
                     "problems": problems})  # fmt: skip
-    return {"ruleset": ruleset, "ok": bool(out) and all(r["ok"] for r in out), "rounds": out}
+    revealed = {r["round"] for r in out}
+    played = {int(_map(x).get("round") or 0) for x in (body.get("matches") or body.get("boards") or [])}
+    unrevealed = [
+        f"round {n} has results but no revealed salt to check them by" for n in sorted(played - revealed)
+    ]
+    ok = bool(out) and all(r["ok"] for r in out) and not unrevealed
+    return {"ruleset": ruleset, "ok": ok, "rounds": out, "problems": unrevealed}
+
+
+def _deal_played(play: Mapping[str, Any]) -> int:
+    """The deal a table played, by its play record: one more than its last redeal's number."""
+    redeals = [int(_map(s).get("n") or 0) for s in play.get("steps") or [] if _map(s).get("t") == "redeal"]
+    return redeals[-1] + 1 if redeals else 1
 
 
 def _same_hands(g: Any, order: list[int], deal: Mapping[str, Any]) -> bool:
     number = int(deal.get("deal_number") or 1)
     rebuilt = hand_record(g, order, number - 1)
     return bool(rebuilt["hands"] == deal.get("hands") and rebuilt["kitty"] == deal.get("kitty"))
+
+
+def _printable(text: str) -> str:
+    """Text from an export for a terminal: no control characters (escape sequences) get through."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def run_verify(export: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -108,10 +136,15 @@ def run_verify(export: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> in
         raise DeckhandError(f"{export} is not JSON: {exc.msg} (line {exc.lineno})") from None
     if not isinstance(doc, dict) or not doc.get("rounds"):
         raise DeckhandError(f"{export} has no rounds with commitments to check (an event's export has)")
-    verdict = verify(doc)
+    try:
+        verdict = verify(doc)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DeckhandError(f"{export} is not a well-formed export: {type(exc).__name__} {exc}") from None
     for r in verdict["rounds"]:
         state = "verified" if r["ok"] else "NOT verified"
         detail = f"{r.get('boards_checked', 0)} board(s) checked" + "".join(f"; {p}" for p in r["problems"])
-        print(f"round {r['round']}: {state} ({detail})", file=stderr)
+        print(_printable(f"round {r['round']}: {state} ({detail})"), file=stderr)
+    for problem in verdict["problems"]:
+        print(_printable(problem), file=stderr)
     print(json.dumps(verdict), file=stdout)
     return 0 if verdict["ok"] else 1

@@ -26,21 +26,28 @@ def environment() -> Environment:
     )
 
 
-def _safe(name: str) -> str:
-    """A file name from an id: letters, digits, '-' and '_' only (ids come from the export)."""
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "_"
+def safe_name(name: str) -> str:
+    """A file name from an id (ids come from the export): letters, digits, '.', '-' and '_' kept —
+    the service's ids use only those, so two ids never share a file — anything else, and the names
+    '.' and '..', spelled out as ``~<hex>``."""
+    out = "".join(c if (c.isascii() and c.isalnum()) or c in ".-_" else f"~{ord(c):x}" for c in name)
+    return out if out.strip(".") else "~" + out.encode().hex()
 
 
-def build_site(doc: Mapping[str, Any], out: Path, live: Mapping[str, Any] | None = None) -> list[Path]:
+def build_site(
+    doc: Mapping[str, Any], out: Path, live: Mapping[str, Any] | None = None, *, refresh: bool = False
+) -> list[Path]:
     """Every page of the site for ``doc`` under ``out``; returns the files written. ``live``: the
-    round in play's public status — the venue's live site shows its progress and refreshes."""
+    round in play's public status (its progress is shown); ``refresh``: the pages reload themselves
+    (the venue's live site, until the event is finished)."""
     site = model.read(doc)
     site.live = model.read_live(live) if live else None
+    site.refresh = refresh
     for card in site.cards:
-        card.player = _safe(card.player)
+        card.player = safe_name(card.player)
     for row in site.standings:
         if row.card is not None:
-            row.card = f"players/{_safe(row.team)}.html"
+            row.card = f"players/{safe_name(row.team)}.html"
     env = environment()
     written: list[Path] = []
 
@@ -53,12 +60,12 @@ def build_site(doc: Mapping[str, Any], out: Path, live: Mapping[str, Any] | None
     write("index.html", "index.html", "")
     for board in site.boards:
         for r in board.traveller:
-            r.player = _safe(r.player)
-        write(f"boards/{_safe(board.slug)}.html", "board.html", "../", board=board)
+            r.player = safe_name(r.player)
+        write(f"boards/{safe_name(board.slug)}.html", "board.html", "../", board=board)
     for card in site.cards:
         write(f"players/{card.player}.html", "card.html", "../", card=card)
     for match in site.matches:
-        write(f"matches/{_safe(match.slug)}.html", "match.html", "../", match=match)
+        write(f"matches/{safe_name(match.slug)}.html", "match.html", "../", match=match)
     (out / "assets").mkdir(parents=True, exist_ok=True)
     for asset in sorted(ASSETS.iterdir()):
         shutil.copyfile(asset, out / "assets" / asset.name)

@@ -21,6 +21,7 @@ from deckhand.competition.match_render import (
     team_names,
 )
 from deckhand.competition.matchplay.ranking import Step
+from deckhand.errors import DeckhandError
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = frozenset("HD")
@@ -79,6 +80,40 @@ class PlayStep:
 class TablePlay:
     table: str
     steps: list[PlayStep]
+    deal_number: int = 1
+    hands: list[list[Card]] | None = None  # this table's own deal, when a redeal made it differ
+    kitty: list[Card] = field(default_factory=list)
+
+
+def _int(value: Any, where: str) -> int:
+    """A whole number of the export, or an error naming where it is (never a traceback)."""
+    if isinstance(value, bool):
+        raise DeckhandError(f"{where}: expected a whole number, got {value!r}")
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        raise DeckhandError(f"{where}: expected a whole number, got {value!r}") from None
+
+
+def play_steps(steps: Any) -> list[PlayStep]:
+    """A play record's steps; a redeal (seat -1) reads as one."""
+    out = []
+    for s in _seq(steps):
+        s = _map(s)
+        seat = _int(s.get("s"), "play step seat")
+        kind = str(s.get("t") or "")
+        if kind == "redeal":
+            out.append(PlayStep(seat, f"redeal: deal {_int(s.get('n'), 'redeal number') + 1}", []))
+        else:
+            out.append(PlayStep(seat, kind, cards(s.get("c"))))
+    return out
+
+
+def table_play(p: Mapping[str, Any]) -> TablePlay:
+    own = _map(p.get("deal"))
+    hands = [cards(h) for h in _seq(own.get("hands"))] or None
+    number = _int(p.get("deal_number") or 1, "play deal_number")
+    return TablePlay(str(p.get("table")), play_steps(p.get("steps")), number, hands, cards(own.get("kitty")))
 
 
 @dataclass
@@ -138,6 +173,8 @@ class MatchBoardRow:
     order: str
     tribute: str
     ended_by: str
+    hands: list[list[Card]] | None = None  # the hand record, once the round is done
+    steps: list[PlayStep] = field(default_factory=list)  # the play record
 
 
 @dataclass
@@ -163,6 +200,7 @@ class Site:
     matches: list[MatchPage] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     live: Live | None = None
+    refresh: bool = False
 
 
 @dataclass
@@ -268,13 +306,13 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
         c = _map(c)
         for r in _seq(c.get("results")):
             r = _map(r)
-            compared[(str(c.get("board")), int(c.get("round") or 0), str(c.get("group")), int(c.get("seat") or 0),
+            compared[(str(c.get("board")), _int(c.get("round"), "standings round"), str(c.get("group")), _int(c.get("seat"), "standings seat"),
                       str(r.get("player")))] = r  # fmt: skip
     boards: list[BoardPage] = []
     card_rows: dict[str, list[CardRow]] = defaultdict(list)
     for b in _seq(results.get("boards")):
         b = _map(b)
-        rnd, board, group = int(b.get("round") or 0), str(b.get("board")), str(b.get("group"))
+        rnd, board, group = _int(b.get("round"), "boards[].round"), str(b.get("board")), str(b.get("group"))
         slug = board_slug(rnd, board, group)
         rows = []
         by_table: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
@@ -283,7 +321,11 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
             by_table[str(r.get("table"))].append(r)
         for r in _seq(b.get("results")):
             r = _map(r)
-            player, seat, table = str(r.get("player")), int(r.get("seat") or 0), str(r.get("table"))
+            player, seat, table = (
+                str(r.get("player")),
+                _int(r.get("seat"), "results[].seat"),
+                str(r.get("table")),
+            )
             c = compared.get((board, rnd, group, seat, player), {})
             by = f" by {r['adjusted_by']}" if r.get("adjusted_by") else ""
             adjusted = f"was {r['adjusted_from']}{by}" if "adjusted_from" in r else ""
@@ -291,18 +333,14 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
                                      c.get("mp", ""), c.get("mp_pct", ""), c.get("rank_points", ""), adjusted))  # fmt: skip
             opponents = [names.get(str(o.get("player")), str(o.get("player"))) for o in by_table[table]
                          if o is not r]  # fmt: skip
+            if r.get("ai"):
+                continue  # an AI seat has no score card
             card_rows[player].append(CardRow(rnd, board, table, seat, opponents, r.get("score"), c.get("mp", ""),
                                              c.get("rank_points", ""), slug))  # fmt: skip
         rows.sort(key=lambda x: (x.table, x.seat))
         deal = _map(b.get("deal"))
         hands = [cards(h) for h in _seq(deal.get("hands"))] or None
-        plays = [
-            TablePlay(str(_map(p).get("table")), [
-                PlayStep(int(_map(s).get("s") or 0), str(_map(s).get("t") or ""), cards(_map(s).get("c")))
-                for s in _seq(_map(p).get("steps"))
-            ])
-            for p in _seq(b.get("play"))
-        ]  # fmt: skip
+        plays = [table_play(_map(p)) for p in _seq(b.get("play"))]
         boards.append(BoardPage(slug, rnd, board, group, hands, cards(deal.get("kitty")), deal.get("deal_number"),
                                 rows, plays))  # fmt: skip
     table_rows = _seq(standings_doc.get("standings"))
@@ -359,6 +397,8 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
                 "; ".join(f"{_map(t).get('from')}→{_map(t).get('to')} {card_label(str(_map(t).get('card')))[0]}"
                           for t in _seq(b.get("tribute"))),
                 str(b.get("ended_by") or ""),
+                [cards(h) for h in _seq(_map(b.get("deal")).get("hands"))] or None,
+                play_steps(b.get("play")),
             ))  # fmt: skip
         matches.append(MatchPage(f"r{m.round}-m{i + 1}", int(m.round or 0), m.table, heading,
                                  result_sentence(m), rows))  # fmt: skip

@@ -91,7 +91,7 @@ class ApiServer:
         *,
         organisers: Callable[[], dict[str, str]] = dict,
         request_timeout: float = 10,
-        site: Callable[[str], tuple[int, str, bytes]] | None = None,
+        site: Callable[[str], tuple[int, dict[str, str], bytes]] | None = None,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
         the others, read at each request (organisers added while the venue runs count at once);
@@ -116,8 +116,8 @@ class ApiServer:
             def _serve(self) -> None:
                 if site is not None and self.command == "GET" and self.path.startswith("/site/"):
                     # The public results pages (site/live.py): no token, nothing but what anyone may see.
-                    status, kind, data = site(self.path)
-                    self._reply_bytes(status, {"Content-Type": kind}, data)
+                    status, headers, data = site(self.path)
+                    self._reply_bytes(status, headers, data)
                     return
                 identity = identity_of(self.headers.get("Authorization", ""))
                 try:

@@ -14,7 +14,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, PutError
+from pynamodb.exceptions import DeleteError, DoesNotExist, PutError
 
 from ..competition.matchplay import manual
 from ..competition.matchplay.entrants import Entrant
@@ -119,6 +119,19 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         "warnings": item.warnings,
         **({"reason": item.reason} if item.reason else {}),
     }
+
+
+def field_changed(event: EventItem) -> None:
+    """A pair withdrew or entered late: the next round's stored pairing, computed before, is dropped so
+    the round is paired again from the field as it is (an organiser's override stays: starting the
+    round then says which pair it seats that has left)."""
+    round_no = event.current_round + 1
+    if event.status not in ("registering", "between_rounds"):
+        return  # a round in play: the change counts from the round after, paired when this one ends
+    with contextlib.suppress(DoesNotExist, DeleteError):
+        item = PairingItem.get(event_pk(event_id_of(event)), pairing_sk(round_no), consistent_read=True)
+        if item.source != "override":
+            item.delete(condition=PairingItem.source != "override")
 
 
 def save_computed_pairing(event: EventItem, round_no: int) -> None:
@@ -315,6 +328,12 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
     if not pairing["stored"]:
         save_computed_pairing(event, round_no)
         pairing = get_pairing(event, round_no)
+    gone = {e.id for e in _field(event) if not e.active}
+    seated = {t for p in pairing["pairs"] for t in p} | {pairing["bye"]} - {None}
+    if seated & gone:
+        raise Conflict(
+            f"round {round_no}'s pairing seats {', '.join(sorted(seated & gone))}, withdrawn since: pair the round again"
+        )
     g = game(event.ruleset)
     venue_tables = list_tables(event_id)
     pairs = pairing["pairs"]

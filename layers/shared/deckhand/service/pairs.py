@@ -108,4 +108,8 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
     write_registration(
         items, digest, registration, "a pair or player in this batch is registered already", players_of
     )
+    if event.status == "between_rounds":  # a late entry: the next round is paired with it
+        from .match_rounds import field_changed
+
+        field_changed(event)
     return items
