@@ -17,6 +17,9 @@ from .models import BoardStateItem
 # What a play record keeps of a board's log entry: seat, kind, cards, value, a declared reading, the
 # deal number of a redeal, who applied a penalty — never the wall-clock time of the press.
 _KEPT = ("s", "t", "c", "v", "d", "n", "by")
+# Log entries that are not the play: the dealing table's reports (a misread and its re-read) and calls
+# for the referee. The record is the same however often a table's devices stumbled.
+_NOT_PLAY = ("dealt", "call")
 
 
 def hand_record(g: Game, order: list[int], deal_index: int = 0) -> dict[str, Any]:
@@ -35,7 +38,7 @@ def hand_record(g: Game, order: list[int], deal_index: int = 0) -> dict[str, Any
 
 def play_record(item: BoardStateItem) -> list[dict[str, Any]]:
     """A board's log as the results pages replay it (module doc)."""
-    return [{k: e[k] for k in _KEPT if k in e} for e in item.log]
+    return [{k: e[k] for k in _KEPT if k in e} for e in item.log if e.get("t") not in _NOT_PLAY]
 
 
 def deal_played(item: BoardStateItem) -> int:
