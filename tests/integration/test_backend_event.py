@@ -184,6 +184,16 @@ def test_the_round_status_seats_every_player_by_name_and_the_handset_only_for_st
     assert things == set(THINGS)
     public = rounds.round_status("cup", 1, staff=False)
     assert all("thing" not in p for t in public["tables"] for p in t["players"])
+    # Each handset says whose seat it is at a board's start, until a player first acts.
+    where = {p["thing"]: p for p in rows}
+    for thing in THINGS:
+        view = backend.last_view(thing)
+        assert view is not None and f"You: {where[thing]['name']} (seat {where[thing]['seat']})" in view["l"]
+    bots = [DeviceBot(backend, t) for t in THINGS]
+    while not any(b.act() for b in bots):
+        pass
+    acted = [backend.last_view(t) for t in THINGS[:4]]
+    assert not any(line.startswith("You: ") for v in acted if v for line in v["l"])
 
 
 def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(backend):

@@ -75,6 +75,7 @@ def board_item(
         position=board_no - 1,
         ruleset=ruleset,
         players=list(match.players),
+        names=list(match.rules.get("names") or []) or None,
         devices=list(match.devices),
         dealer=match.dealer,
         next_board="",

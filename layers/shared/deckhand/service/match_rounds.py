@@ -221,6 +221,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     options = g.options(event.options) if g.options is not None else None
     minutes = settings.clock_minutes(g, options)
     knockout_rule = settings.knockout.match if bracket else None
+    names = {p["id"]: p.get("name") or p["id"] for t in list_teams(event_id) for p in t.players}
     undrawn = undrawn_tables(
         settings, _field(event), history(event_id, round_no - 1), round_no, event.rounds,
         [row["pairs"] for row in round_item.seating],
@@ -244,6 +245,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
                 "clock_minutes": minutes,  # each game's clock (a best of three restarts it)
                 "forfeit": list(forfeit_points(g, options)),
                 **({"label": row["label"]} if row.get("label") else {}),
+                "names": [names.get(p, p) for p in row["seats"]],  # shown on each board's handsets
                 **(
                     {"knockout": {"decision": knockout_rule.decision.value, "games": knockout_rule.games}}
                     if knockout_rule is not None

@@ -200,6 +200,7 @@ class BoardStateItem(_Base):
     position = IntAttribute()  # order of the board in the round (0 first)
     ruleset = UnicodeAttribute()
     players = JSONAttribute()  # per seat; "" = AI seat
+    names = JSONAttribute(null=True)  # per seat: the player's registered name, shown on the handset
     devices = JSONAttribute()  # thing name per seat ("" = none)
     dealer = UnicodeAttribute(default="")
     next_board = UnicodeAttribute(default="")  # the board this table plays after this one

@@ -108,6 +108,15 @@ def deal(
 COMMITMENT_DIGITS = 16  # the commitment's first 64 bits: enough to check by eye, short enough for a line
 
 
+NAME_MAX = 24  # characters of a name on a handset's status line
+
+
+def seat_line(name: str, seat: int) -> str:
+    """The status line a handset shows at a board's start: whose seat it is."""
+    shown = name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+    return f"You: {shown} (seat {seat})"
+
+
 def commitment_line(commitment: str) -> str:
     """The status line a handset shows at the round's start: the round's published deal commitment."""
     digits = commitment[:COMMITMENT_DIGITS]

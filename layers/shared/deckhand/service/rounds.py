@@ -196,6 +196,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
     for key, order in deals.items():
         group, b = key.split("/")
         DealItem(event_pk(event_id), deal_sk(round_no, group, b), order=order).save()
+    names = player_names(event_id, False)
     for entry in round_item.seating:
         for position, b in enumerate(boards):
             order = deals[f"{entry['group']}/{b}"]
@@ -210,6 +211,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 position=position,
                 ruleset=g.ruleset,
                 players=[p or "" for p in entry["seats"]],
+                names=[names.get(p, p) if p else "" for p in entry["seats"]],
                 devices=entry["devices"],
                 dealer=entry["dealer"],
                 next_board=boards[position + 1] if position + 1 < len(boards) else "",

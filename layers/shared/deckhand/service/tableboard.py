@@ -346,10 +346,16 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
     g, loaded = engine_of(item) if board is None else (game(item.ruleset), board)
     # A game without a screen: its hand, in the engine's order, and nothing to choose.
     drawn = g.screen(loaded, seat) if g.screen else {"h": format_cards(sorted(loaded.hand(seat)))}
-    if item.position == 0 and item.commitment and not any("m" in e for e in item.log if e["s"] >= 0):
-        # The round starts: its players can note the commitment published before play and check it
-        # against the salt revealed at the round's end (docs/protocol.md, Verification).
-        drawn = {**drawn, "l": [*drawn.get("l", []), outgoing.commitment_line(item.commitment)]}
+    if not any("m" in e for e in item.log if e["s"] >= 0):
+        # A board's start (until a player first acts): whose handset this is, so a player at the
+        # wrong seat sees it at once; at the round's start also the commitment published before play,
+        # to check against the salt revealed at the round's end (docs/protocol.md, Verification).
+        lines = [*drawn.get("l", [])]
+        if item.names and seat < len(item.names) and item.names[seat]:
+            lines.append(outgoing.seat_line(item.names[seat], seat))
+        if item.position == 0 and item.commitment:
+            lines.append(outgoing.commitment_line(item.commitment))
+        drawn = {**drawn, "l": lines}
     return outgoing.view(
         ruleset=item.ruleset,
         board=item.board,
