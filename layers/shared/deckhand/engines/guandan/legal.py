@@ -418,29 +418,26 @@ def _straights(h: _Hand, out: list[Play], above: int) -> None:
 
 
 def _straight_flushes(h: _Hand, out: list[Play], above: int) -> None:
-    """Five in a row of one suit (§4); a wild may take the suit (§4.2, seed 第七条二6)."""
+    """Five in a row of one suit (§4); a wild may take the suit (§4.2, seed 第七条二6).
+
+    Per suit, a mask of the ranks held settles at once the runs missing more cards than there are
+    wilds (most runs of most suits)."""
     wild, wilds = h.wild, h.wilds
-    present = set()
+    by_suit = [0, 0, 0, 0]
     for r in range(13):
-        present.update(h.cards[r])
-    for win in STRAIGHT_WINDOWS:
+        for c in h.cards[r]:
+            by_suit[c & 3] |= 1 << r
+    for n, win in enumerate(STRAIGHT_WINDOWS):
         if win.top <= above:
             continue
         for s in range(4):
-            nat: list[int] = []
-            gaps = 0
-            for r in win.ranks:
-                c = r * 4 + s
-                if c in present:
-                    nat.append(c)
-                else:
-                    gaps += 1
-                    if gaps > wilds:
-                        break
-            else:
-                read = tuple(sorted(r * 4 + s for r in win.ranks))
-                # Each natural card may also be left to a wild when wilds remain.
-                _flush_choices(nat, win.top, read, wild, wilds - gaps, gaps, out)
+            held = by_suit[s]
+            gaps = (win.mask & ~held).bit_count()
+            if gaps > wilds:
+                continue
+            nat = [r * 4 + s for r in win.ranks if held >> r & 1]
+            # Each natural card may also be left to a wild when wilds remain.
+            _flush_choices(nat, win.top, _FLUSH_RUNS[n][s], wild, wilds - gaps, gaps, out)
 
 
 def _flush_choices(
