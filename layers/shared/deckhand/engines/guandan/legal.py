@@ -284,7 +284,7 @@ def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
                 left = wilds - tw
                 for pn, pr, pw, pb in pairs:
                     if pw > left:
-                        continue
+                        break  # blocks come in order of the wilds they use
                     w = tw + pw
                     if low:
                         nat = tn + pn
