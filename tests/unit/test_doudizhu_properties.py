@@ -10,7 +10,7 @@ from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.contract import Action, Rejected
 from deckhand.engines.doudizhu.board import DouDizhuBoard
 from deckhand.engines.doudizhu.bot import DouDizhuBot
-from deckhand.engines.doudizhu.combos import RANK_COUNT, beats, classify, classify_counts
+from deckhand.engines.doudizhu.combos import RANK_COUNT, TYPES, beats, classify, classify_counts
 from deckhand.engines.doudizhu.legal import legal_plays, rank_plays
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -132,3 +132,40 @@ def test_every_action_not_in_legal_actions_is_rejected_without_change(seed, rnd)
                 assert replay.to_json() == before
         replay.apply(action)
     assert replay == board
+
+
+def plays_from_rank_walk(hand, prev):
+    """``legal_plays`` as it was first written: the rank walk's (rank, n) parts made into cards."""
+    from deckhand.engines.doudizhu.legal import _rank_plays, by_rank
+
+    groups = by_rank(hand)
+    counts = [len(g) for g in groups]
+    return [
+        (tuple(c for r, n in parts for c in groups[r][:n]), combo)
+        for combo, parts in _rank_plays(counts, prev)
+    ]
+
+
+def ranks_from_rank_walk(hand, prev):
+    from deckhand.engines.doudizhu.legal import _rank_plays
+
+    return [(combo, tuple(parts)) for combo, parts in _rank_plays(list(counts_of(hand)), prev)]
+
+
+def test_card_plays_are_the_rank_walks_plays_in_its_order():
+    """The card generator is written for speed beside the rank walk: the same plays, cards and order."""
+    import random
+
+    rng = random.Random(22)
+    prevs = [None, classify((0, 1, 2, 4, 5, 6)), classify((0, 1, 2, 4, 5, 6, 8, 9, 10))]  # planes
+    for _ in range(400):
+        prevs += [c for _, c in rng.sample(legal_plays(rng.sample(DECK, 20)), 3)]
+    for i in range(3000):
+        hand = rng.sample(DECK, rng.choice((5, 12, 17, 20, 20, 20)))
+        if i % 7 == 0:  # bombs, planes and both jokers, often
+            ranks = rng.sample(range(13), 4)
+            hand = sorted({*hand[:8], *(4 * r + s for r in ranks for s in range(4)), 52, 53})
+        prev = prevs[i % len(prevs)]
+        assert legal_plays(hand, prev) == plays_from_rank_walk(hand, prev)
+        assert rank_plays(hand, prev) == ranks_from_rank_walk(hand, prev)
+    assert {p.type for p in prevs if p} == set(TYPES)  # every kind of play followed

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from ..engines.registry import game
 from ..engines.spec import BeatenCount
@@ -78,11 +79,16 @@ def compare_boards(boards: Sequence[BoardResults], ranking: str = COMPETITION) -
     _check_boards(boards)
     dense = ranking == DENSE
     out = []
+    new = tuple.__new__
     for b in boards:
-        by_seat: dict[int, list[Result]] = defaultdict(list)
+        by_seat: dict[int, list[Result]] = {}
         for r in b.results:
             if not r.ai:
-                by_seat[r.seat].append(r)
+                seat_results = by_seat.get(r.seat)
+                if seat_results is None:
+                    by_seat[r.seat] = [r]
+                else:
+                    seat_results.append(r)
         for seat in sorted(by_seat):
             results = sorted(by_seat[seat], key=_score, reverse=True)
             n = len(results)
@@ -90,27 +96,40 @@ def compare_boards(boards: Sequence[BoardResults], ranking: str = COMPETITION) -
             outcomes: list[Outcome] = []
             i = run = 0
             while i < n:
-                score = results[i].score
+                score = results[i][3]
                 j = i + 1
-                while j < n and results[j].score == score:
+                while j < n and results[j][3] == score:
                     j += 1
                 run += 1
                 mp = 2 * (n - j) + (j - i) - 1
                 pct = round(mp * 100 / top, 2) if top else 100.0
                 place = run if dense else i + 1
                 points = rank_points_cents(place)
-                outcomes.extend(Outcome(r.player, mp, pct, place, points) for r in results[i:j])
+                # Outcomes straight from tuples (no NamedTuple constructor): 120,000 of them a field.
+                outcomes += [new(Outcome, (r[0], mp, pct, place, points)) for r in results[i:j]]
                 i = j
             out.append(Comparison(b.board, b.round, b.group, seat, tuple(outcomes)))
     return out
 
 
-def _score(r: Result) -> float:
-    return r.score
+_score = itemgetter(3)  # Result.score
 
 
 def _check_boards(boards: Sequence[BoardResults]) -> None:
-    seen: dict[tuple[int, str, str], str] = {}
+    """No player has two results for one board of one round: one set of players per board, and the
+    slow search for the first offender only when a set comes out short."""
+    seen: dict[tuple[int, str], set[str]] = {}
+    for b in boards:
+        players = seen.setdefault((b.round, b.board), set())
+        before = len(players)
+        players.update([r.player for r in b.results])
+        if len(players) - before != len(b.results):
+            _first_repeat(boards)
+
+
+def _first_repeat(boards: Sequence[BoardResults]) -> None:
+    """Raise for the first repeated (round, board, player), in the order the results are given."""
+    seen: set[tuple[int, str, str]] = set()
     for b in boards:
         for r in b.results:
             key = (b.round, b.board, r.player)
@@ -118,7 +137,7 @@ def _check_boards(boards: Sequence[BoardResults]) -> None:
                 raise DeckhandError(
                     f"player {r.player!r} has two results for board {b.board!r} of round {b.round}"
                 )
-            seen[key] = b.group
+            seen.add(key)
 
 
 def _trimmed_mean(times: list[float]) -> float:
@@ -155,97 +174,137 @@ def standings(
     board_places: dict[str, list[int]] = defaultdict(list)
     for c in comparisons:
         for o in c.outcomes:
-            total[o.player] += o.rank_points_cents
-            board_places[o.player].append(o.place)
+            total[o[0]] += o[4]
+            board_places[o[0]].append(o[3])
     times: dict[str, list[float]] = defaultdict(list)
     for b in boards:
         for r in b.results:
             if not r.ai:
                 times[r.player].append(r.play_time)
-    players = sorted(total)
 
-    def beaten_by_table() -> dict[str, tuple[int, int]]:
+    def beaten_by_table(need: set[str]) -> dict[str, tuple[int, int]]:
         # By table: opponents at the same table in a round whose summed game score there is lower.
-        table_sum: dict[tuple[int, str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        # (round, group) → table → player → summed score: no key tuple made per result.
+        table_sum: dict[tuple[int, str], dict[str, dict[str, float]]] = {}
         for b in boards:
+            tables = table_sum.setdefault((b.round, b.group), {})
             for r in b.results:
                 if not r.ai:
-                    table_sum[(b.round, b.group, r.table)][r.player] += r.score
-        beaten: dict[str, tuple[int, int]] = defaultdict(lambda: (0, 0))
-        for sums in table_sum.values():
-            for p, s in sums.items():
-                lower = [total[q] for q, t in sums.items() if t < s]
-                acc = beaten[p]
-                beaten[p] = (acc[0] + sum(lower), acc[1] + len(lower))
+                    sums = tables.get(r.table)
+                    if sums is None:
+                        sums = tables[r.table] = {}
+                    sums[r.player] = sums.get(r.player, 0.0) + r.score
+        beaten: dict[str, tuple[int, int]] = {}
+        for tables in table_sum.values():
+            for sums in tables.values():
+                items = sums.items()
+                for p, s in items:
+                    if p in need:
+                        lower = [total[q] for q, t in items if t < s]
+                        acc = beaten.get(p, (0, 0))
+                        beaten[p] = (acc[0] + sum(lower), acc[1] + len(lower))
         return beaten
 
-    def beaten_by_board() -> dict[str, tuple[int, int]]:
+    def beaten_by_board(need: set[str]) -> dict[str, tuple[int, int]]:
         # By board: players of the same board (group, seat) who ranked lower on it. Outcomes are
-        # sorted by place, so "everyone below" is a suffix: one pass from the bottom, no N² scan.
-        beaten: dict[str, tuple[int, int]] = defaultdict(lambda: (0, 0))
+        # sorted by place, so "everyone below" is a suffix: one pass from the bottom, no N² scan;
+        # only comparisons holding a player still tied are walked.
+        beaten: dict[str, tuple[int, int]] = {}
         for c in comparisons:
             outcomes = c.outcomes
+            if need.isdisjoint([o[0] for o in outcomes]):
+                continue
             below_sum = below_count = 0
             i = len(outcomes)
             while i:
                 j = i
-                place = outcomes[i - 1].place
-                while j and outcomes[j - 1].place == place:
+                place = outcomes[i - 1][3]
+                while j and outcomes[j - 1][3] == place:
                     j -= 1
                 for o in outcomes[j:i]:
-                    acc = beaten[o.player]
-                    beaten[o.player] = (acc[0] + below_sum, acc[1] + below_count)
+                    if o[0] in need:
+                        acc = beaten.get(o[0], (0, 0))
+                        beaten[o[0]] = (acc[0] + below_sum, acc[1] + below_count)
                 for o in outcomes[j:i]:
-                    below_sum += total[o.player]
+                    below_sum += total[o[0]]
                     below_count += 1
                 i = j
         return beaten
 
-    def round_places() -> dict[str, list[int]]:
-        round_total: dict[tuple[int, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    def round_places(need: set[str]) -> dict[str, list[int]]:
+        round_total: dict[tuple[int, str], dict[str, int]] = {}
         for c in comparisons:
+            totals = round_total.setdefault((c.round, c.group), {})
             for o in c.outcomes:
-                round_total[(c.round, c.group)][o.player] += o.rank_points_cents
+                totals[o[0]] = totals.get(o[0], 0) + o[4]
         out: dict[str, list[int]] = defaultdict(list)
         for totals in round_total.values():
+            if need.isdisjoint(totals):
+                continue
             names = list(totals)
             for name, place in zip(names, places([totals[n] for n in names], ranking), strict=True):
                 out[name].append(place)
         return out
 
-    def step_keys(step: str) -> dict[str, object]:
-        """Each player's key for one tie-break step; a smaller key places higher."""
+    def step_keys(step: str, need: set[str]) -> dict[str, Any]:
+        """The key of one tie-break step for each player in ``need``; a smaller key places higher."""
         if step == "beaten_opponents":
-            beaten = beaten_by_table() if rule.beaten is BeatenCount.BY_TABLE else beaten_by_board()
-            return {
-                p: -Fraction(beaten[p][0], beaten[p][1]) if beaten[p][1] else Fraction(0) for p in players
-            }
+            beaten = beaten_by_table(need) if rule.beaten is BeatenCount.BY_TABLE else beaten_by_board(need)
+            return {p: _ratio_key(*beaten.get(p, (0, 0))) for p in need}
         if step in ("round_places", "board_places"):
-            place_lists = round_places() if step == "round_places" else board_places
-            return {p: _place_counts_key(place_lists[p]) for p in players}
+            place_lists = round_places(need) if step == "round_places" else board_places
+            return {p: _place_counts_key(place_lists[p]) for p in need}
         if step == "play_time":
-            return {p: round(sum(times[p]), 3) for p in players}
-        return {p: round(_trimmed_mean(times[p]), 3) for p in players}
+            return {p: round(sum(times[p]), 3) for p in need}
+        return {p: round(_trimmed_mean(times[p]), 3) for p in need}
 
+    # Sort once by total (then name), then once per tie-break step within the groups still tied,
+    # computing that step's key only for their players: the same order as sorting by every key.
     chain = [step.value for step in rule.chain]
-    keys: dict[str, list[object]] = {p: [-total[p]] for p in players}
+    ordered = sorted(total, key=lambda p: (-total[p], p))
+    # Groups of players equal so far, each with the step that set it apart from the group above
+    # (None: a lower total, or the first group).
+    groups: list[tuple[str | None, list[str]]] = []
+    for p in ordered:
+        if groups and total[groups[-1][1][0]] == total[p]:
+            groups[-1][1].append(p)
+        else:
+            groups.append((None, [p]))
     for step in chain:
-        for p, key in step_keys(step).items():
-            keys[p].append(key)
-
-    ordered = sorted(players, key=lambda p: (keys[p], p))
-    out: list[Standing] = []
-    for i, p in enumerate(ordered):
-        tie_break: str | None = None
-        place = i + 1
-        if i:
-            above = ordered[i - 1]
-            if keys[p][0] == keys[above][0]:
-                step_index = next((k for k in range(1, len(chain) + 1) if keys[p][k] != keys[above][k]), None)
-                if step_index is None:
-                    tie_break = UNRESOLVED
-                    place = out[-1].place
+        need = {p for _, g in groups if len(g) > 1 for p in g}
+        if not need:
+            break
+        keys = step_keys(step, need)
+        refined: list[tuple[str | None, list[str]]] = []
+        for label, g in groups:
+            if len(g) == 1:
+                refined.append((label, g))
+                continue
+            g = sorted(g, key=keys.__getitem__)  # stable: names stay in order within equal keys
+            refined.append((label, [g[0]]))
+            for p in g[1:]:
+                if keys[p] == keys[refined[-1][1][0]]:
+                    refined[-1][1].append(p)
                 else:
-                    tie_break = chain[step_index - 1]
-        out.append(Standing(p, place, total[p], tie_break, len(times[p]), round(sum(times[p]), 3)))
+                    refined.append((step, [p]))
+        groups = refined
+
+    out: list[Standing] = []
+    for label, g in groups:
+        place = len(out) + 1
+        for k, p in enumerate(g):
+            tie_break = UNRESOLVED if k else label
+            out.append(Standing(p, place, total[p], tie_break, len(times[p]), round(sum(times[p]), 3)))
     return comparisons, out
+
+
+def _ratio_key(beaten_sum: int, beaten: int) -> tuple[float, Fraction]:
+    """Minus the mean total of the opponents beaten (0 for none), as (float, exact fraction): the
+    float orders nearly every pair at once (rounding is monotonic, so a smaller float is a smaller
+    fraction) and the exact fraction decides when the floats are equal."""
+    if not beaten:
+        return _NONE_BEATEN
+    return (-(beaten_sum / beaten), -Fraction(beaten_sum, beaten))
+
+
+_NONE_BEATEN = (0.0, Fraction(0))

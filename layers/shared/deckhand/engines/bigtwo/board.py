@@ -15,12 +15,25 @@ from ..common.deal import deal_round_robin
 from ..common.state import StoredBoard, check_seat
 from ..contract import Action, Board, Rejected, Timing
 from . import D3, DECISION_MS, HAND_SIZE, RULESET, SEATS
-from .combos import beats, classify
+from .combos import Combo, beats, classify
 from .legal import Play, legal_plays
 from .scoring import penalty, scores
 
 SHOW, DOUBLE, PLAY, END = "show", "double", "play", "end"
 UNDECIDED = -1
+
+
+_LAST: list[tuple[Play, Combo | None]] = [((), None)]
+
+
+def classify_last(last: Play) -> Combo | None:
+    """``classify`` of the play to beat, remembered for the last one asked: the bot, the view and the
+    board all classify the same last play of a trick again and again."""
+    seen, combo = _LAST[0]
+    if last != seen:
+        combo = classify(last)
+        _LAST[0] = (last, combo)
+    return combo
 
 
 class SeatView(NamedTuple):
@@ -51,7 +64,7 @@ class SeatView(NamedTuple):
             return []
         return legal_plays(
             self.hand,
-            classify(self.last) if self.last else None,
+            classify_last(self.last) if self.last else None,
             must_contain=None if self.opened else D3,
             highest_single_only=self.counts[(self.seat + 1) % SEATS] == 1,
         )
@@ -167,17 +180,18 @@ class BigTwoBoard(StoredBoard):
 
     def seat_view(self, seat: int) -> SeatView:
         _check_seat(seat)
+        hands = self.hands
         return SeatView(
             seat=seat,
             phase=self.phase,
             turn=self.turn,
             first=self.first,
-            hand=tuple(cards_of(self.hands[seat])),
-            counts=tuple(self.counts()),
+            hand=tuple(cards_of(hands[seat])),
+            counts=(hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
             shown=tuple(self.shown),
             doubled=tuple(self.doubled),
             shown_hands=tuple(
-                tuple(cards_of(self.hands[s])) if self.shown[s] == 1 else None for s in range(SEATS)
+                tuple(cards_of(hands[s])) if self.shown[s] == 1 else None for s in range(SEATS)
             ),
             last=self.last,
             last_seat=self.last_seat,
@@ -309,7 +323,7 @@ class BigTwoBoard(StoredBoard):
         if not self.opened and D3 not in play:
             raise Rejected("must_contain_d3", "the first lead must contain D3")
         if self.last:
-            prev = classify(self.last)
+            prev = classify_last(self.last)
             assert prev is not None
             if combo.size != prev.size:
                 raise Rejected("wrong_size", f"the trick is of {prev.size}-card plays, not {combo.size}")

@@ -8,7 +8,6 @@ its 2s while every opponent still has many cards, and doubles or shows only stro
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import NamedTuple
 
 from ..contract import Action
@@ -18,6 +17,15 @@ from .legal import Play
 
 TWO = 12
 ACE = 11
+
+
+_ACE_CARD = ACE * 4  # the lowest card of rank A or above
+_NIBBLES = sum(1 << (4 * r) for r in range(13))
+
+
+def _ranks_of(mask: int) -> int:
+    """Bit 4r set when the card mask holds any card of rank r."""
+    return (mask | mask >> 1 | mask >> 2 | mask >> 3) & _NIBBLES
 
 
 class Style(NamedTuple):
@@ -65,18 +73,28 @@ class BigTwoBot:
         for cards, _ in plays:
             if len(cards) == len(view.hand):
                 return Action(seat, "play", cards)
-        rank_counts = Counter(c >> 2 for c in view.hand)
+        # Decided from rank counts and bit masks, not Counters of cards: scored for every legal play.
+        held = [0] * 13
+        hand_mask = 0
+        for c in view.hand:
+            held[c >> 2] += 1
+            hand_mask |= 1 << c
 
         def breaks(cards: Play) -> int:
-            used = Counter(c >> 2 for c in cards)
-            return sum(1 for r, n in used.items() if n < rank_counts[r] and rank_counts[r] > 1)
+            """How many ranks of the hand this play splits (uses some but not all of their cards)."""
+            if len(cards) == 1:
+                return 1 if held[cards[0] >> 2] > 1 else 0
+            mask = 0
+            for c in cards:
+                mask |= 1 << c
+            return (_ranks_of(mask) & _ranks_of(hand_mask & ~mask)).bit_count()
 
         if view.leading:
             next_has_one = view.counts[(seat + 1) % 4] == 1
 
             def lead_key(item: tuple[Play, Combo]) -> tuple[int, ...]:
                 cards, combo = item
-                high = sum(1 for c in cards if c >> 2 >= ACE)
+                high = sum(1 for c in cards if c >= _ACE_CARD)
                 return (
                     int(next_has_one and len(cards) == 1),
                     breaks(cards),

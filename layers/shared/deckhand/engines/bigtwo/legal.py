@@ -36,12 +36,28 @@ def _group(hand: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
     return by_rank, by_suit
 
 
-def _small(by_rank: list[list[int]], size: int, out: list[tuple[Play, Combo]]) -> None:
-    kind = (SINGLE, PAIR, TRIPLE)[size - 1]
-    for cards in by_rank:
+# The singles, pairs and triples of one rank's cards, by size, built once per distinct rank holding
+# (at most 15 per rank) and shared by every call: the plays and their Combos are immutable.
+_SMALL: tuple[dict[tuple[int, ...], tuple[tuple[Play, Combo], ...]], ...] = ({}, {}, {}, {})
+
+
+def _small_of(cards: tuple[int, ...], size: int) -> tuple[tuple[Play, Combo], ...]:
+    """Every ``size``-card play of one rank's ``cards`` (ascending), made once and then looked up."""
+    table = _SMALL[size]
+    plays = table.get(cards)
+    if plays is None:
+        kind = (SINGLE, PAIR, TRIPLE)[size - 1]
+        plays = tuple((combo, Combo(kind, size, combo[-1])) for combo in combinations(cards, size))
+        table[cards] = plays
+    return plays
+
+
+def _small(by_rank: list[list[int]], size: int, out: list[tuple[Play, Combo]], low: int = 0) -> None:
+    """The plays of ``size`` cards of ranks ``low`` and up, in rank order."""
+    for r in range(low, 13):
+        cards = by_rank[r]
         if len(cards) >= size:
-            for combo in combinations(cards, size):
-                out.append((combo, Combo(kind, size, combo[-1])))
+            out += _small_of(tuple(cards), size)
 
 
 def _five(by_rank: list[list[int]], by_suit: list[list[int]], out: list[tuple[Play, Combo]]) -> None:
@@ -101,8 +117,18 @@ def legal_plays(
 ) -> list[tuple[Play, Combo]]:
     """The plays the rules allow now: beat ``prev`` (or lead when None), hold ``must_contain``
     (D3 on the first lead), and, when the next player has one card, a single must be our highest."""
-    plays = candidate_plays(hand, None if prev is None else prev.size)
+    if prev is not None and prev.size < 5:
+        # A follow of 1–3 cards: only ranks from the previous play's up can beat it.
+        by_rank: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
+        for c in sorted(hand):
+            by_rank[c >> 2].append(c)
+        plays: list[tuple[Play, Combo]] = []
+        _small(by_rank, prev.size, plays, prev.strength >> 2)
+    else:
+        plays = candidate_plays(hand, None if prev is None else prev.size)
     top = max(hand) if highest_single_only and hand else -1
+    if prev is None and must_contain is None and top < 0:
+        return plays
     out = []
     for cards, combo in plays:
         if prev is not None and combo.strength <= prev.strength:

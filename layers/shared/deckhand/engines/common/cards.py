@@ -101,9 +101,29 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+# _CHUNKS[k][b]: the cards of byte value ``b`` at byte ``k`` of a mask (bits 8k…8k+7), made once.
+_CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
+)
+
+
+_C0, _C1, _C2, _C3, _C4, _C5, _C6 = _CHUNKS
+
+
 def cards_of(mask: int) -> list[int]:
-    """The cards of a bit mask in ascending order."""
-    out = []
+    """The cards of a bit mask in ascending order, a byte at a time from a table: views and states
+    turn masks into cards on every action."""
+    if mask >> 56 == 0:
+        return [
+            *_C0[mask & 255],
+            *_C1[mask >> 8 & 255],
+            *_C2[mask >> 16 & 255],
+            *_C3[mask >> 24 & 255],
+            *_C4[mask >> 32 & 255],
+            *_C5[mask >> 40 & 255],
+            *_C6[mask >> 48],
+        ]
+    out = []  # beyond one deck's 54 bits: not a card, but listed as ever
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)

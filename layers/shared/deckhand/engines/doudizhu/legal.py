@@ -8,8 +8,9 @@ its ranks. The engine accepts any cards with those ranks.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import Any
 
-from ..common.cards import rank_of
 from .combos import (
     BLACK,
     BOMB,
@@ -34,6 +35,7 @@ from .combos import (
 )
 
 Play = tuple[int, ...]
+Part = tuple[Any, ...]  # a play's cards, or its rank counts ((rank, n), …): one walk makes either
 Ranks = tuple[tuple[int, int], ...]  # (rank, how many cards of it)
 
 
@@ -60,8 +62,8 @@ def _pairs(ranks: Sequence[int], k: int, start: int = 0) -> Iterator[list[int]]:
             yield [ranks[i], *rest]
 
 
-def _single_wings(counts: list[int], start: int, length: int, k: int) -> Iterator[list[tuple[int, int]]]:
-    """Single kickers (RULES.md §3 rulings) for the main part ``start``…``start+length-1``."""
+def _wing_caps(counts: list[int], start: int, length: int, k: int) -> tuple[list[int], list[int]]:
+    """The ranks single kickers may come from and how many cards of each (RULES.md §3 rulings)."""
     ranks: list[int] = []
     caps: list[int] = []
     for r in range(RANK_COUNT):
@@ -72,6 +74,12 @@ def _single_wings(counts: list[int], start: int, length: int, k: int) -> Iterato
             cap = 2  # a third card would extend the plane
         ranks.append(r)
         caps.append(cap)
+    return ranks, caps
+
+
+def _single_wings(counts: list[int], start: int, length: int, k: int) -> Iterator[list[tuple[int, int]]]:
+    """Single kickers (RULES.md §3 rulings) for the main part ``start``…``start+length-1``."""
+    ranks, caps = _wing_caps(counts, start, length, k)
     both_jokers = counts[BLACK] and counts[RED]
     for wings in _multisets(ranks, caps, k):
         if not (both_jokers and len(wings) >= 2 and wings[-1][0] == RED and wings[-2][0] == BLACK):
@@ -193,28 +201,225 @@ def _beat_simple(groups: list[list[int]], counts: list[int], prev: Combo) -> lis
 
 
 def legal_plays(hand: Sequence[int], prev: Combo | None = None) -> list[tuple[Play, Combo]]:
-    """Every play from ``hand`` that may be led (``prev`` None) or that beats ``prev``, each once."""
+    """Every play from ``hand`` that may be led (``prev`` None) or that beats ``prev``, each once.
+
+    The same plays, in the same order, as :func:`_rank_plays` walks them (a test holds the two
+    equal), but each play's cards are made straight from each rank's lowest cards — no (rank, n)
+    lists, no generator step per play: this is the path the engine and the bots use."""
     groups = by_rank(hand)
     counts = [len(g) for g in groups]
     if prev is not None and prev.type in (SINGLE, PAIR, TRIPLE):
         return _beat_simple(groups, counts, prev)
-    # Each rank's lowest n cards, made once; a play is their concatenation, main part first, then the
-    # kickers (333+4) — the engine accepts a play's cards in any order.
-    lowest = [[g[:n] for n in range(len(g) + 1)] for g in map(tuple, groups)]
-    out: list[tuple[Play, Combo]] = []
-    for combo, parts in _rank_plays(counts, prev):
-        r, n = parts[0]
-        play = lowest[r][n]
-        for r, n in parts[1:]:
-            play += lowest[r][n]
-        out.append((play, combo))
+    # low[n][r]: rank r's lowest n cards (meaningful where it holds n), made once per call and only
+    # for the sizes this lead or follow can use.
+    held = [tuple(g) for g in groups]
+    low: list[list[Part]] = [_NO_ROW] * 5
+    for n in _ROWS[prev.type if prev else ""]:
+        low[n] = [g[:n] for g in held]
+    if 4 in counts:
+        low[4] = held
+    rocket = (held[BLACK][0], held[RED][0]) if counts[BLACK] and counts[RED] else ()
+    return _plays(counts, low, rocket, prev)
+
+
+def _plays(
+    counts: list[int], low: list[list[Part]], rocket: Part, prev: Combo | None
+) -> list[tuple[Part, Combo]]:
+    """The walk of :func:`_rank_plays` with each play made by concatenating ``low[n][r]`` (rank r's
+    part of n cards): the cards themselves for :func:`legal_plays`, ``((r, n),)`` for :func:`rank_plays`
+    — one walk, two outputs. ``rocket``: the rocket's part, if the hand holds both jokers."""
+    low1, low2, low3, low4 = low[1], low[2], low[3], low[4]
+    out: list[tuple[Part, Combo]] = []
+    lead = prev is None
+    want = "" if prev is None or prev.type in (BOMB, ROCKET) else prev.type
+    first = prev.rank + 1 if prev else 0
+    bomb_floor = -1 if prev is None or prev.type != BOMB else prev.rank
+    rocket_led = prev is not None and prev.type == ROCKET
+    if lead:
+        singles, pairs = _SIMPLE_COMBOS[SINGLE], _SIMPLE_COMBOS[PAIR]
+        out += [(low1[r], singles[r]) for r in range(RANK_COUNT) if counts[r]]
+        out += [(low2[r], pairs[r]) for r in range(TWO + 1) if counts[r] >= 2]
+    if lead or want in (TRIPLE_SINGLE, TRIPLE_PAIR):
+        kickers = [r for r in range(RANK_COUNT) if counts[r]]
+        pair_kickers = [r for r in range(TWO + 1) if counts[r] >= 2]
+        for t in range(first, TWO + 1):
+            if counts[t] < 3:
+                continue
+            three = low3[t]
+            if lead:
+                out.append((three, _SIMPLE_COMBOS[TRIPLE][t]))
+            if lead or want == TRIPLE_SINGLE:
+                combo = Combo(TRIPLE_SINGLE, t, 1, 4)
+                out += [(three + low1[r], combo) for r in kickers if r != t]
+            if lead or want == TRIPLE_PAIR:
+                combo = Combo(TRIPLE_PAIR, t, 1, 5)
+                out += [(three + low2[r], combo) for r in pair_kickers if r != t]
+    if lead or want in _CHAINS:
+        _chain_cards(counts, low, prev, first, out)
+    for f in range(TWO + 1):
+        if counts[f] != 4:
+            continue
+        if f >= first and (lead or want == FOUR_TWO_SINGLES):
+            combo = Combo(FOUR_TWO_SINGLES, f, 1, 6)
+            four = low4[f]
+            out += [(four + wings, combo) for wings in _single_wing_cards(counts, low, f, 1, 2)]
+        if f >= first and (lead or want == FOUR_TWO_PAIRS):
+            combo = Combo(FOUR_TWO_PAIRS, f, 1, 8)
+            four = low4[f]
+            ranks = [r for r in range(TWO + 1) if counts[r] >= 2 and r != f]
+            out += [
+                (four + low2[ranks[i]] + low2[ranks[j]], combo)
+                for i in range(len(ranks))
+                for j in range(i + 1, len(ranks))
+            ]
+        if not rocket_led and f > bomb_floor:
+            out.append((low4[f], _SIMPLE_COMBOS[BOMB][f]))
+    if rocket and not rocket_led:
+        out.append((rocket, _ROCKET))
+    return out
+
+
+_NO_ROW: list[Part] = []
+# The sizes of one rank's cards each lead or follow takes (four of a rank: whenever the hand has one).
+_ROWS: dict[str, tuple[int, ...]] = {
+    "": (1, 2, 3),
+    TRIPLE_SINGLE: (1, 3),
+    TRIPLE_PAIR: (2, 3),
+    STRAIGHT: (1,),
+    PAIR_STRAIGHT: (2,),
+    PLANE: (3,),
+    PLANE_SINGLES: (1, 2, 3),
+    PLANE_PAIRS: (2, 3),
+    FOUR_TWO_SINGLES: (1, 2),
+    FOUR_TWO_PAIRS: (2,),
+    BOMB: (),
+    ROCKET: (),
+}
+
+
+def _chain_cards(
+    counts: list[int], low: list[list[Part]], prev: Combo | None, first: int, out: list[tuple[Part, Combo]]
+) -> None:
+    """Straights, pair straights and planes (with or without wings) as cards, in :func:`_chains`'
+    order: by kind, then lowest rank, then length. Each start's longest run is counted once, from
+    the top down, and the chains' Combos are shared (:data:`_CHAIN_COMBOS`)."""
+    kinds = _CHAINS.items() if prev is None else [(prev.type, _CHAINS[prev.type])]
+    runs: dict[int, list[int]] = {}
+    for kind, (need, min_length) in kinds:
+        run = runs.get(need)
+        if run is None:
+            run = [0] * (CHAIN_TOP + 2)
+            for r in range(CHAIN_TOP, -1, -1):
+                if counts[r] >= need:
+                    run[r] = run[r + 1] + 1
+            runs[need] = run
+        part = low[need]
+        combos = _CHAIN_COMBOS[kind]
+        for start in range(first, CHAIN_TOP + 2 - min_length):
+            longest = run[start]
+            if prev is not None:
+                if longest < prev.length:
+                    continue
+                longest = prev.length
+            elif longest < min_length:
+                continue
+            main: Part = ()
+            for r in range(start, start + min_length - 1):
+                main += part[r]
+            for length in range(min_length, longest + 1):
+                main += part[start + length - 1]
+                if prev is not None and length != prev.length:
+                    continue
+                combo = combos[start][length]
+                if kind == PLANE_SINGLES:
+                    out += [
+                        (main + wings, combo)
+                        for wings in _single_wing_cards(counts, low, start, length, length)
+                    ]
+                elif kind == PLANE_PAIRS:
+                    pair_low = low[2]
+                    ranks = [r for r in range(TWO + 1) if counts[r] >= 2 and not start <= r < start + length]
+                    for two in combinations(ranks, length):
+                        play = main
+                        for r in two:
+                            play += pair_low[r]
+                        out.append((play, combo))
+                else:
+                    out.append((main, combo))
+
+
+# _CHAIN_COMBOS[kind][start][length]: every chain's Combo, made once.
+_CHAIN_COMBOS: dict[str, list[list[Combo]]] = {
+    kind: [
+        [
+            Combo(
+                kind,
+                start,
+                length,
+                (4 if kind == PLANE_SINGLES else 5 if kind == PLANE_PAIRS else need) * length,
+            )
+            for length in range(CHAIN_TOP + 2)
+        ]
+        for start in range(CHAIN_TOP + 1)
+    ]
+    for kind, (need, _) in _CHAINS.items()
+}
+
+
+def _single_wing_cards(
+    counts: list[int], low: list[list[Part]], start: int, length: int, k: int
+) -> list[Part]:
+    """The cards of every single-kicker choice of :func:`_single_wings`, in its order."""
+    ranks, caps = _wing_caps(counts, start, length, k)
+    wings = _wing_sets(ranks, caps, k, 0, low)
+    if counts[BLACK] and counts[RED]:
+        # Both jokers are never kickers; as the two highest ranks they can only be the last two cards.
+        jokers = (low[1][BLACK][0], low[1][RED][0])
+        wings = [w for w in wings if w[-2:] != jokers]
+    return wings
+
+
+def _wing_sets(ranks: list[int], caps: list[int], k: int, i: int, low: list[list[Part]]) -> list[Part]:
+    """:func:`_multisets` as card tuples, built as lists (no generator per step)."""
+    if k == 1:
+        ones = low[1]
+        return [ones[ranks[j]] for j in range(i, len(ranks))]
+    out: list[Part] = []
+    for j in range(i, len(ranks)):
+        part = low
+        r = ranks[j]
+        for n in range(min(caps[j], k), 0, -1):
+            head = part[n][r]
+            if n == k:
+                out.append(head)
+            else:
+                out += [head + rest for rest in _wing_sets(ranks, caps, k - n, j + 1, low)]
     return out
 
 
 def rank_plays(hand: Sequence[int], prev: Combo | None = None) -> list[tuple[Combo, Ranks]]:
     """The same plays as :func:`legal_plays` as rank counts only (no cards made): the fast path for
-    bots and benchmarks."""
+    bots and benchmarks. Each play's ``((rank, n), …)`` is a concatenation of parts made once at
+    import (:data:`_PARTS`)."""
     counts = [0] * RANK_COUNT
     for c in hand:
-        counts[rank_of(c)] += 1
-    return [(combo, tuple(parts)) for combo, parts in _rank_plays(counts, prev)]
+        counts[c >> 2 if c < 52 else c - 39] += 1  # cards.rank_of, inlined: the hot path
+    if prev is not None and prev.type in (SINGLE, PAIR, TRIPLE):
+        n = _SIMPLE[prev.type]
+        table = _SIMPLE_COMBOS[prev.type]
+        parts = _PARTS[n]
+        out = [
+            (table[r], parts[r]) for r in range(prev.rank + 1, _SIMPLE_TOP[prev.type] + 1) if counts[r] >= n
+        ]
+        bombs, fours = _SIMPLE_COMBOS[BOMB], _PARTS[4]
+        out += [(bombs[f], fours[f]) for f in range(TWO + 1) if counts[f] == 4]
+        if counts[BLACK] and counts[RED]:
+            out.append((_ROCKET, _ROCKET_PARTS))
+        return out
+    rocket = _ROCKET_PARTS if counts[BLACK] and counts[RED] else ()
+    return [(combo, parts) for parts, combo in _plays(counts, _PARTS, rocket, prev)]
+
+
+# _PARTS[n][r]: the rank-count form of rank r's part of n cards, ``((r, n),)``, shared by every call.
+_PARTS: list[list[Part]] = [[((r, n),) for r in range(RANK_COUNT)] for n in range(5)]
+_ROCKET_PARTS: Ranks = ((BLACK, 1), (RED, 1))

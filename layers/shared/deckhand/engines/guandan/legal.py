@@ -11,6 +11,7 @@ bombs that beat it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, product, repeat
@@ -82,10 +83,9 @@ class _Hand:
         self.level = level
         self.wild = wild = level * 4 + HEART
         self.power = POWERS[level]
-        per_rank: list[list[int]] = [[] for _ in range(13)]
-        self.cards: list[list[int]] = [[] for _ in range(13)]  # distinct natural cards per rank
+        per_rank: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
         wilds = bj = rj = 0
-        for c in hand:
+        for c in sorted(hand):  # sorted once: each rank's list comes out sorted
             if c == wild:
                 wilds += 1
             elif c == BLACK_JOKER:
@@ -95,21 +95,22 @@ class _Hand:
             else:
                 per_rank[c >> 2].append(c)
         self.wilds, self.bj, self.rj = wilds, bj, rj
-        self.subs: list[Subs] = []
-        self.own: list[tuple[int, ...]] = []
-        self.counts: list[int] = []
-        for r in range(13):
-            own = tuple(sorted(per_rank[r]))
-            self.own.append(own)
-            self.subs.append(_subsets(own))
-            self.counts.append(len(own))
-            self.cards[r] = sorted(set(own))
-        # Per rank, a bit mask of the suits held; and the ranks whose heart is held (naturals only).
+        self.own = own = [tuple(cards) for cards in per_rank]
+        self.subs: list[Subs] = [_subsets(cards) for cards in own]
+        self.counts: list[int] = [len(cards) for cards in own]
+        # Distinct natural cards per rank; per rank, a bit mask of the suits held; and the ranks whose
+        # heart is held (naturals only).
+        self.cards: list[list[int]] = [list(dict.fromkeys(cards)) for cards in own]
         self.suits = [0] * 13
+        hearts_mask = 0
         for r in range(13):
+            held = 0
             for c in self.cards[r]:
-                self.suits[r] |= 1 << (c & 3)
-        self.hearts_mask = sum(1 << r for r in range(13) if self.suits[r] >> HEART & 1)
+                held |= 1 << (c & 3)
+            self.suits[r] = held
+            if held >> HEART & 1:
+                hearts_mask |= 1 << r
+        self.hearts_mask = hearts_mask
 
 
 def legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[Play]:
@@ -202,7 +203,11 @@ def _pairs(h: _Hand, out: list[Play], above: int) -> None:
 
 
 def _with_wilds(part: tuple[int, ...], wild: int, w: int) -> tuple[int, ...]:
-    return tuple(sorted(part + (wild,) * w)) if w else part
+    """``part`` (sorted) with ``w`` copies of ``wild`` in their sorted place."""
+    if not w:
+        return part
+    at = bisect_left(part, wild)
+    return part[:at] + (wild,) * w + part[at:]
 
 
 def _triples(h: _Hand, out: list[Play], above: int) -> None:
@@ -221,7 +226,9 @@ def _triples(h: _Hand, out: list[Play], above: int) -> None:
                 out.append((_with_wilds(t, wild, w), _reading(TRIPLE, p, 3, _with_wilds(t, heart, w))))
 
 
-Part = tuple[tuple[int, ...], tuple[int, ...], int, int]  # natural cards, read cards, wilds, below
+# natural cards, read cards, wilds used, how many naturals sort below the wild, and the naturals with
+# 0, 1, … wilds in their sorted place (a full house's cards when its wilds sort into this block)
+Part = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[tuple[int, ...], ...]]
 
 
 def _make_insert(n: int, w: int, pos: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
@@ -231,8 +238,7 @@ def _make_insert(n: int, w: int, pos: int) -> Callable[[tuple[int, ...]], tuple[
     return getter
 
 
-# _INSERT[w][pos] for five-card plays: the w wilds (appended last) moved to position pos.
-_INSERT = [[_make_insert(5, w, pos) for pos in range(6 - w)] for w in range(3)]
+_WILD_RUNS = {wild: ((), (wild,), (wild, wild)) for wild in range(54)}  # 0, 1, 2 copies of a wild
 
 
 @lru_cache(maxsize=16384)
@@ -248,9 +254,12 @@ def _fh_parts(own: tuple[int, ...], wild: int, need: int, wilds: int) -> tuple[P
     for w in range(wilds + 1):
         k = need - w
         if 0 < k < len(subs):
-            for t in subs[k]:
-                read = tuple(sorted(t + (heart,) * w)) if w else t
-                out.append((t, read, w, sum(1 for c in t if c < wild)))
+            hearts = (heart,) * w
+            for t in subs[k]:  # sorted: the hearts and the wild go in by bisection
+                at = bisect_left(t, heart)
+                below = bisect_left(t, wild)
+                with_wilds = tuple(t[:below] + ws + t[below:] for ws in _WILD_RUNS[wild][: wilds + 1])
+                out.append((t, t[:at] + hearts + t[at:] if w else t, w, below, with_wilds))
     return tuple(out)
 
 
@@ -258,19 +267,23 @@ def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
     """Triple + pair (§4): compared by the triple; the pair may be two identical jokers (§4.2).
 
     Parts of different ranks are disjoint blocks of the sorted order, so plays are concatenations;
-    only the wilds need placing (by :data:`_INSERT`)."""
+    the wilds go into the block whose place they take, with each block's naturals and wilds made
+    once (the last item of :func:`_fh_parts`): one tuple made for a play's cards."""
     power, wild, wilds, level = h.power, h.wild, h.wilds, h.level
-    own = h.own
+    own, counts = h.own, h.counts
+    # A block needs a natural and at most ``wilds`` wilds: ranks holding fewer cards are settled from
+    # their counts, without looking their blocks up.
     pair_parts: list[Sequence[Part]] = []
     for r in range(13):
-        pair_parts.append(_fh_parts(own[r], wild, 2, wilds))
+        n = counts[r]
+        pair_parts.append(_fh_parts(own[r], wild, 2, wilds) if n and n + wilds >= 2 else ())
     for j, n in ((BLACK_JOKER, h.bj), (RED_JOKER, h.rj)):
-        pair_parts.append([((j, j), (j, j), 0, 0)] if n == 2 else [])
-    wild_tuples = ((), (wild,), (wild, wild))
+        pair_parts.append([((j, j), (j, j), 0, 0, ((j, j),) * 3)] if n == 2 else [])
     append = out.append
     for t in range(13):
         p = power[t]
-        if p <= above:
+        n = counts[t]
+        if p <= above or not n or n + wilds < 3:
             continue
         triples = _fh_parts(own[t], wild, 3, wilds)
         if not triples:
@@ -279,20 +292,27 @@ def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
             pairs = pair_parts[q]
             if q == t or not pairs:
                 continue
+            # The two blocks concatenate in sorted order; the wilds go into (or next to) the lower
+            # block when the level is below the higher block's rank, else into the higher one.
             low = t < q
-            for tn, tr, tw, tb in triples:
+            into_lower = level < (q if low else t)
+            for tn, tr, tw, _, t_ins in triples:
                 left = wilds - tw
-                for pn, pr, pw, pb in pairs:
+                for pn, pr, pw, _, p_ins in pairs:
                     if pw > left:
-                        continue
+                        break  # blocks come in order of the wilds they use
                     w = tw + pw
                     if low:
-                        nat = tn + pn
-                        read = tr + pr if w else nat
+                        if w:
+                            phys = t_ins[w] + pn if into_lower else tn + p_ins[w]
+                            read = tr + pr
+                        else:
+                            phys = read = tn + pn
+                    elif w:
+                        phys = p_ins[w] + tn if into_lower else pn + t_ins[w]
+                        read = pr + tr
                     else:
-                        nat = pn + tn
-                        read = pr + tr if w else nat
-                    phys = _INSERT[w][tb + pb](nat + wild_tuples[w]) if w else nat
+                        phys = read = pn + tn
                     append((phys, _new(Reading, (FULL_HOUSE, p, 5, read))))
         if wilds == 2 and len(h.subs[t]) > 3:
             fp = free_pair_rank(t, level) * 4 + HEART
@@ -408,39 +428,39 @@ def _straights(h: _Hand, out: list[Play], above: int) -> None:
             for phys_of, read_of, split, nat_mask, hearts_phys, spade_read in variants:
                 if split >= 0 and not ext[split]:
                     continue
-                reads = list(product(*read_of(ext)))
+                read_runs: Iterable[tuple[int, ...]] = product(*read_of(ext))
                 phys: Iterable[tuple[int, ...]] = product(*phys_of(ext))
                 if nat_mask and hearts_mask & nat_mask == nat_mask:
                     # Every natural a heart: the wilds read as spades, or the run would be a flush (§4.2).
-                    phys = list(phys)
-                    reads[phys.index(hearts_phys)] = spade_read
-                extend(zip(phys, map(_new, types, zip(kinds, tops, fives, reads, strict=False)), strict=True))
+                    phys, read_list = list(phys), list(read_runs)
+                    read_list[phys.index(hearts_phys)] = spade_read
+                    read_runs = read_list
+                extend(
+                    zip(phys, map(_new, types, zip(kinds, tops, fives, read_runs, strict=False)), strict=True)
+                )
 
 
 def _straight_flushes(h: _Hand, out: list[Play], above: int) -> None:
-    """Five in a row of one suit (§4); a wild may take the suit (§4.2, seed 第七条二6)."""
+    """Five in a row of one suit (§4); a wild may take the suit (§4.2, seed 第七条二6).
+
+    Per suit, a mask of the ranks held settles at once the runs missing more cards than there are
+    wilds (most runs of most suits)."""
     wild, wilds = h.wild, h.wilds
-    present = set()
+    by_suit = [0, 0, 0, 0]
     for r in range(13):
-        present.update(h.cards[r])
-    for win in STRAIGHT_WINDOWS:
+        for c in h.cards[r]:
+            by_suit[c & 3] |= 1 << r
+    for n, win in enumerate(STRAIGHT_WINDOWS):
         if win.top <= above:
             continue
         for s in range(4):
-            nat: list[int] = []
-            gaps = 0
-            for r in win.ranks:
-                c = r * 4 + s
-                if c in present:
-                    nat.append(c)
-                else:
-                    gaps += 1
-                    if gaps > wilds:
-                        break
-            else:
-                read = tuple(sorted(r * 4 + s for r in win.ranks))
-                # Each natural card may also be left to a wild when wilds remain.
-                _flush_choices(nat, win.top, read, wild, wilds - gaps, gaps, out)
+            held = by_suit[s]
+            gaps = (win.mask & ~held).bit_count()
+            if gaps > wilds:
+                continue
+            nat = [r * 4 + s for r in win.ranks if held >> r & 1]
+            # Each natural card may also be left to a wild when wilds remain.
+            _flush_choices(nat, win.top, _FLUSH_RUNS[n][s], wild, wilds - gaps, gaps, out)
 
 
 def _flush_choices(
@@ -479,18 +499,44 @@ def _chains(
     size = width * len(windows[0].ranks)
     wild_tuples = ((), (wild,), (wild, wild))
     append = out.append
+    counts = h.counts
+    empty_ok = width == 2 and wilds == 2  # a pair of a run may be both wilds
     for win in windows:
         if win.top <= above:
             continue
-        partial: list[Part] = [((), (), 0, 0)]
+        # Settled from the counts first: wilds enough for what the run's ranks lack (most runs are not).
+        short = 0
+        for r in win.sorted_ranks:
+            n = counts[r]
+            if n < width:
+                if not n and not empty_ok:
+                    short = 3
+                    break
+                short += width - n
+        if short > wilds:
+            continue
+        if not wilds:
+            # Naturals only: every play is one block of each rank, read as itself.
+            blocks = [[part[0] for part in _fh_parts(own[r], wild, width, 0)] for r in win.sorted_ranks]
+            top = win.top
+            if width == 2:
+                for x, y, z in product(*blocks):
+                    nat = x + y + z
+                    append((nat, _new(Reading, (kind, top, size, nat))))
+            else:
+                for x, y in product(*blocks):
+                    nat = x + y
+                    append((nat, _new(Reading, (kind, top, size, nat))))
+            continue
+        partial: list[tuple[tuple[int, ...], tuple[int, ...], int, int]] = [((), (), 0, 0)]
         for r in win.sorted_ranks:
             parts = _fh_parts(own[r], wild, width, wilds)
             if width == 2 and wilds == 2:  # a pair of a run may be both wilds
-                parts = (*parts, ((), (r * 4 + HEART,) * 2, 2, 0))
+                parts = (*parts, ((), (r * 4 + HEART,) * 2, 2, 0, ()))
             nxt = []
             for nat, read, w, b in partial:
                 left = wilds - w
-                for pn, pr, pw, pb in parts:
+                for pn, pr, pw, pb, _ in parts:
                     if pw <= left:
                         nxt.append((nat + pn, read + pr, w + pw, b + pb))
             partial = nxt
