@@ -122,6 +122,9 @@ class GameSpec:
     forfeit_points: Callable[[Any], tuple[int, int]] | None = None
     # The options as JSON with drawn games ruled out (a knockout: a game level at its end plays on).
     no_draws: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # Games whose seats act during the deal (contract.DealtInSteps): a board from its deal and carry with
+    # no card given out yet; the platform gives them out with ``deal_step``. None: dealt all at once.
+    new_board_in_steps: Callable[[Sequence[int], dict[str, Any] | None], Board] | None = None
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
