@@ -192,3 +192,16 @@ def test_the_bots_play_a_game_to_past_a_in_both_presets() -> None:
         else:
             raise AssertionError("no side passed A in 200 boards")
         assert "A+" in carry["levels"] and result["game"]["mp"] in ([2, 0], [0, 2])
+
+
+def test_the_bot_throws_only_what_no_unseen_card_can_beat() -> None:
+    from deckhand.engines.shengji.bot import ShengjiBot
+
+    board = _staged(ShengjiBoard, ["SA SA SK D3", "S3 D4 D5 D6", "S4 D7 D8 D9", "S5 C3 C4 C5"])
+    action = ShengjiBot().decide(board.seat_view(0))
+    assert action is not None and sorted(action.cards) == sorted(cs("SA SA SK"))
+    board.apply(action)
+    assert board.throws == [] and len(board.trick[0][1]) == 3  # it stood
+    board = _staged(ShengjiBoard, ["SA SK SQ D3", "S3 D4 D5 D6", "S4 D7 D8 D9", "S5 C3 C4 C5"])
+    action = ShengjiBot().decide(board.seat_view(0))
+    assert action is not None and len(action.cards) == 1  # the other SA is unseen: SK, SQ could fail

@@ -320,3 +320,32 @@ def test_nobody_declared() -> None:
     kitty = cs("RJ D5 S3 S4 S5 S6 S7 S9")
     assert dc.outcome(dc.Declared(), Y, kitty) == (None, None, 0)  # 003: no trump
     assert dc.outcome(dc.Declared(), C, kitty) == (D, None, 0)  # 004: the first non-joker's suit
+
+
+def test_the_level_gap_and_aa22_in_both_presets() -> None:
+    for chain in LevelChain:
+        assert shape("S9 S9 S7 S7", 8, H, chain) == [("tractor", 2, cs("S9")[0])]
+        assert [k for k, _, _ in shape("SA SA S2 S2", 8, H, chain)] == ["pair", "pair"]
+        assert [k for k, _, _ in shape("HA HA S2 S2", 2, H, chain)] == ["pair", "pair"]
+
+
+def test_following_a_trump_lead_differs_by_preset_where_the_tractor_does() -> None:
+    """Led HA HA S8 S8 (playing 8, hearts trump): 003 a tractor (trump A → off-suit level), 004 two pairs."""
+    lead, hand, play = cs("HA HA S8 S8"), cs("HK HK HQ HQ H9 H9"), cs("HK HK H9 H9")
+    yaoji = trump(8, H, LevelChain.THROUGH_TRUMP)
+    common = trump(8, H, LevelChain.LEVELS_AND_JOKERS)
+    assert follow_error(lead, hand, play, yaoji) == FollowError.TRACTOR
+    assert follow_error(lead, hand, cs("HK HK HQ HQ"), yaoji) is None
+    assert follow_error(lead, hand, play, common) is None
+
+
+def test_over_trumping_a_tractor_in_both_presets() -> None:
+    lead = cs("S3 S3 S4 S4")
+    for chain in LevelChain:
+        ctx = trump(8, H, chain)
+        plays = [lead, cs("H3 H3 H4 H4"), cs("H6 H6 H7 H7"), cs("S5 S6 S7 S9")]
+        assert trick_winner(plays, ctx) == 2
+    # BJ BJ RJ RJ over H8 H8 S8 S8 … only where the level cards chain (both) — and HA HA + S8 S8 only in 003
+    plays = [lead, cs("HA HA S8 S8"), cs("H3 H3 H5 H5"), cs("D3 D3 D4 D4")]
+    assert trick_winner(plays, trump(8, H, LevelChain.THROUGH_TRUMP)) == 1
+    assert trick_winner(plays, trump(8, H, LevelChain.LEVELS_AND_JOKERS)) == 0

@@ -110,6 +110,7 @@ class SeatView(NamedTuple):
     last_trick: tuple[tuple[int, tuple[int, ...]], ...]
     throws: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]  # (seat, attempted, forced)
     boards: int
+    played: tuple[int, ...]  # every card of the finished tricks (public)
 
     @property
     def context(self) -> Trump:
@@ -150,6 +151,7 @@ class SeatView(NamedTuple):
                 {"seat": s, "cards": format_cards(a), "forced": format_cards(f)} for s, a, f in self.throws
             ],
             "boards": self.boards,
+            "played": format_cards(self.played),
         }
 
     @classmethod
@@ -195,6 +197,7 @@ class SeatView(NamedTuple):
                 for t in view["throws"]
             ),  # fmt: skip
             boards=view["boards"],
+            played=cards(view["played"]),
         )
 
 
@@ -245,6 +248,7 @@ class ShengjiBoard(StoredBoard):
         self.kitty_bonus = 0
         self.multiplier = 0
         self.last_winner = NONE
+        self.played: list[int] = []
         self.deal_step(dealt)
 
     @classmethod
@@ -499,6 +503,7 @@ class ShengjiBoard(StoredBoard):
         self.side_points[side_of(winner)] += points(c for p in plays for c in p)
         self.last_trick = self.trick
         self.last_winner = winner
+        self.played.extend(c for p in plays for c in p)
         self.trick = []
         self.leader = winner
         if not self.hands[seat]:
@@ -609,6 +614,7 @@ class ShengjiBoard(StoredBoard):
             last_trick=tuple((s, tuple(p)) for s, p in self.last_trick),
             throws=tuple((s, tuple(a), tuple(f)) for s, a, f in self.throws),
             boards=self.boards,
+            played=tuple(sorted(self.played)),
         )
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -647,6 +653,7 @@ class ShengjiBoard(StoredBoard):
             "kb": self.kitty_bonus,
             "m": self.multiplier,
             "lw": self.last_winner,
+            "pl": self.played,
         }
 
     @classmethod
@@ -680,6 +687,7 @@ class ShengjiBoard(StoredBoard):
         board.kitty_bonus = data["kb"]
         board.multiplier = data["m"]
         board.last_winner = data["lw"]
+        board.played = list(data["pl"])
         return board
 
 

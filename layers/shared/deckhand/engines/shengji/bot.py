@@ -16,7 +16,7 @@ from ..contract import Action
 from . import declare as dc
 from .board import BURY, DECLARE, PLAY, SeatView, side_of
 from .cards import TRUMP, Trump, natural, points
-from .combos import Kind, decompose, play_key, trick_winner
+from .combos import Kind, decompose, play_key, throw_failures, throw_failures_one, trick_winner
 from .legal import by_suit, iter_follows
 
 FOLLOW_SAMPLE = 400  # follows weighed at most (the first ones generated)
@@ -39,7 +39,8 @@ class ShengjiBot:
         if view.phase == PLAY:
             ctx = view.context
             if not view.trick:
-                return Action(view.seat, "play", self._lead(view.hand, ctx))
+                throw = self._safe_throw(view, ctx)
+                return Action(view.seat, "play", throw or self._lead(view.hand, ctx))
             return Action(view.seat, "play", self._follow(view, ctx))
         return None
 
@@ -84,6 +85,26 @@ class ShengjiBot:
         return min(view.hand, key=keep)
 
     # -- leading --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _safe_throw(view: SeatView, ctx: Trump) -> tuple[int, ...] | None:
+        """A side-suit throw that cannot fail: no card still unseen by this seat (the other hands and
+        the kitty, all together) beats any of its components. The largest such, else None."""
+        unseen = Counter({c: 2 for c in range(54)})
+        unseen.subtract(view.hand)
+        unseen.subtract(view.played)
+        unseen.subtract(view.buried)
+        rest = [c for c, n in unseen.items() for _ in range(max(n, 0))]
+        best: tuple[int, ...] | None = None
+        for suit, items in by_suit(view.hand, ctx).items():
+            if suit == TRUMP:
+                continue
+            cards = [c for c, n in items for _ in range(n)]
+            safe = [comp for comp in decompose(cards, ctx) if not throw_failures_one(comp, rest, ctx, suit)]
+            throw = tuple(sorted(c for comp in safe for c in comp.cards))
+            if len(safe) >= 2 and not throw_failures(throw, [rest], ctx) and len(throw) > len(best or ()):
+                best = throw
+        return best
 
     def _lead(self, hand: Sequence[int], ctx: Trump) -> tuple[int, ...]:
         best: tuple[tuple[int, int, int, int], tuple[int, ...]] | None = None

@@ -252,6 +252,11 @@ def _beats_component(comp: Component, hand: Counter[int], ctx: Trump, suit: int)
     return any(len(run) >= comp.pairs and run[-1] > comp.top for run in _runs(at, ctx.up[suit]))
 
 
+def throw_failures_one(comp: Component, hand: Sequence[int], ctx: Trump, suit: int) -> bool:
+    """Whether one hand beats one component of a throw."""
+    return _beats_component(comp, Counter(hand), ctx, suit)
+
+
 def throw_failures(throw: Sequence[int], others: Sequence[Sequence[int]], ctx: Trump) -> list[Component]:
     """The components of a throw some other hand beats (empty: the throw stands)."""
     comps = decompose(throw, ctx)

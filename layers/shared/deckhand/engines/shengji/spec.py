@@ -17,6 +17,12 @@ def _referee() -> Referee:
     return ShengjiReferee()
 
 
+def _screen(board: object, seat: int) -> dict[str, Any]:
+    from .screen import screen
+
+    return screen(board, seat)
+
+
 def _clock(options: Any) -> int | None:
     """No new board after this many minutes (003: 50 of 60; 004: ⚖ the 90 minutes themselves)."""
     assert isinstance(options, Options)
@@ -49,6 +55,7 @@ def _spec(board: type[ShengjiBoard], preset: Preset, name: str, alias: str) -> G
         bot=board_bot(ShengjiBot),
         view_bot=view_bot(ShengjiBot, SeatView.from_dict),
         referee=_referee,
+        screen=_screen,
         actions=ACTIONS,
         competition=Competition.MATCH,
         sides=tuple(tuple(side) for side in SIDES),
