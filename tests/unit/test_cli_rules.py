@@ -291,6 +291,14 @@ SHENGJI = [
         {"accepted": [], "trump": "D", "declarer": None, "dealer_board1": 0},
     ),
     (
+        '{"op":"declare","preset":"yaoji2010","level":"2","bids":[{"seat":1,"cards":["BJ","BJ"]}]}',
+        {"accepted": [False], "trump": None, "declarer": None, "dealer_board1": 0},
+    ),
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[]}',
+        {"error": "nobody declared: 'kitty' (its cards in order) names trump in this preset"},
+    ),
+    (
         '{"op":"order","level":"8","trump":"H","cards":["SA"]}',
         {"error": "missing field 'preset' (yaoji2010 or common)"},
     ),

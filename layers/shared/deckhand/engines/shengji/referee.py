@@ -27,7 +27,7 @@ from .combos import (
     throw_failures,
     trick_winner,
 )
-from .options import Options, ThrowPenalty, parse_level, preset_of
+from .options import NoDeclaration, Options, ThrowPenalty, parse_level, preset_of
 
 Op = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -218,7 +218,9 @@ def declare_op(request: dict[str, Any]) -> dict[str, Any]:
         else:
             accepted.append(True)
     kitty: list[int] = []
-    if state.standing is None and "kitty" in request:
+    if state.standing is None and options.no_declaration is NoDeclaration.KITTY_FIRST_CARD:
+        if "kitty" not in request:
+            raise DeckhandError("nobody declared: 'kitty' (its cards in order) names trump in this preset")
         kitty = _cards(request["kitty"], "kitty")
     suit, declarer, dealer = dc.outcome(state, options, kitty)
     return {
