@@ -205,3 +205,14 @@ def test_the_bot_throws_only_what_no_unseen_card_can_beat() -> None:
     board = _staged(ShengjiBoard, ["SA SK SQ D3", "S3 D4 D5 D6", "S4 D7 D8 D9", "S5 C3 C4 C5"])
     action = ShengjiBot().decide(board.seat_view(0))
     assert action is not None and len(action.cards) == 1  # the other SA is unseen: SK, SQ could fail
+
+
+def test_the_clock_s_default_is_a_legal_action_in_every_phase() -> None:
+    board = ShengjiBoard(order_with({0: "H2"}))
+    while not board.finished:
+        seat = board.pending()[0]
+        timing = board.timing(seat)
+        assert timing is not None and timing.default.timeout
+        board.check(timing.default)
+        board.apply(timing.default)
+    assert board.result()["scores"]

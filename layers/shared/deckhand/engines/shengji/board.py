@@ -32,7 +32,7 @@ from .combos import (
     throw_failures,
     trick_winner,
 )
-from .legal import follows, leads
+from .legal import follows, iter_follows, leads
 from .options import Options, Preset, ThrowPenalty, format_level, parse_level
 
 DECLARE, BURY, PLAY, END = "declare", "bury", "play", "end"
@@ -373,7 +373,10 @@ class ShengjiBoard(StoredBoard):
         if not self.trick:
             low = min(self.hands[seat], key=self.context.order_key)
             return Action(seat, "play", (low,), timeout=True)
-        return Action(seat, "play", follows(self.lead, self.hands[seat], self.context)[0], timeout=True)
+        # the first legal follow, without listing them all (a void seat against a long throw has many)
+        return Action(
+            seat, "play", next(iter_follows(self.lead, self.hands[seat], self.context)), timeout=True
+        )
 
     def timing(self, seat: int) -> Timing | None:
         default = self.default_action(seat)
