@@ -145,6 +145,25 @@ CTX8H = trump(8, H, LevelChain.THROUGH_TRUMP)
         ("SA SA SK SK SQ SQ", "S3 S3 S4 S4 S6 S6 S9", "S3 S3 S6 S6 S4 S9", FollowError.TRACTOR),
         ("SA SA SK SK SQ SQ", "S3 S3 S4 S4 S6 S6 S9", "S3 S3 S4 S4 S6 S9", FollowError.PAIR),
         ("SA SA SK SK SQ SQ", "S3 S3 S4 S4 S6 S6 S9", "S3 S3 S4 S4 S6 S6", None),
+        # mixed structures: a thrown tractor and a single; the follower has a run J-Q (playing 8)
+        ("S3 S3 S4 S4 S6", "SJ SJ SQ SQ SK SA S9 S9", "S9 S9 SJ SJ SA", FollowError.TRACTOR),
+        ("S3 S3 S4 S4 S6", "SJ SJ SQ SQ SK SA S9 S9", "SJ SJ SQ SQ S9", None),
+        # a tractor and two pairs led; a run of three held: its top two as the tractor, then pairs
+        (
+            "S3 S3 S4 S4 S6 S6 S9 S9",
+            "SJ SJ SQ SQ SK SK SA S2 S5",
+            "SJ SJ SQ SQ SK SA S2 S5",
+            FollowError.PAIR,
+        ),
+        ("S3 S3 S4 S4 S6 S6 S9 S9", "SJ SJ SQ SQ SK SK SA S2 S5", "SJ SJ SQ SQ SK SK SA S2", None),
+        # two tractors led, one run of four held: it covers both
+        ("S3 S3 S4 S4 S6 S6 S7 S7", "S9 S9 ST ST SJ SJ SQ SQ SA", "S9 S9 ST ST SJ SJ SQ SQ", None),
+        (
+            "S3 S3 S4 S4 S6 S6 S7 S7",
+            "S9 S9 ST ST SJ SJ SQ SQ SA",
+            "S9 S9 ST ST SJ SJ SQ SA",
+            FollowError.TRACTOR,
+        ),
     ],
 )
 def test_following(lead: str, hand: str, play: str, error: FollowError | None) -> None:
