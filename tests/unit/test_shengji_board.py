@@ -216,3 +216,22 @@ def test_the_clock_s_default_is_a_legal_action_in_every_phase() -> None:
         board.check(timing.default)
         board.apply(timing.default)
     assert board.result()["scores"]
+
+
+def test_a_referee_s_penalties() -> None:
+    """⚖ warning recorded; violation 10 points for the other side; forfeit ends the game; no foul."""
+    board = _staged(ShengjiBoard, ["SA D3", "S3 D4", "S4 D5", "S5 C3"], dealer=0)
+    board.apply(Action(1, "warning"))
+    board.apply(Action(1, "violation"))  # a defender: off the defenders' points
+    board.apply(Action(2, "violation"))  # the dealer's side: to the defenders
+    board.apply(Action(2, "violation"))
+    assert board.penalty_points() == 10 and board.penalties[0] == (1, "warning")
+    with pytest.raises(Rejected) as exc:
+        board.apply(Action(3, "foul"))
+    assert exc.value.code == "not_in_rules"
+    board.apply(Action(3, "forfeit"))
+    assert board.finished
+    result = board.result()
+    assert result["game"] == {"mp": [2, 0], "lp": [13, -13]} and result["carry"]["game_over"]
+    assert result["summary"]["ended_by"] == "forfeit" and result["scores"] == [0, 0, 0, 0]
+    assert ShengjiBoard.from_json(board.to_json()) == board

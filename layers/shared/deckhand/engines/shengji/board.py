@@ -40,6 +40,12 @@ DEAL_TOTAL = SEATS * HAND_SIZE
 SIDES = ((0, 2), (1, 3))
 NONE = -1
 PLATFORM_KINDS = ("time_up",)
+# A referee's penalties the service applies to the board in play (engines name what each means):
+# ⚖ a warning is recorded; a violation costs 10 points (004's 罚分 10 × n for a wrong card, n = 1) the
+# way a failed throw's penalty does; a forfeit or disqualification ends the game (RULES.md §4.3 §15).
+# §5 knows no foul that loses a board: refused.
+REFEREE_KINDS = ("warning", "violation", "forfeit", "disqualify")
+FORFEIT_LP = 13  # docs/competition.md ⚖ Shengji: +13:−13
 LIMIT_MS = 30_000
 
 
@@ -249,6 +255,9 @@ class ShengjiBoard(StoredBoard):
         self.multiplier = 0
         self.last_winner = NONE
         self.played: list[int] = []
+        self.penalties: list[tuple[int, str]] = []
+        self.ended_by = ""
+        self.offender = NONE
         self.deal_step(dealt)
 
     @classmethod
@@ -392,6 +401,12 @@ class ShengjiBoard(StoredBoard):
         seat, kind = action.seat, action.kind
         if kind == "time_up":
             self.time_up = True
+        elif kind in REFEREE_KINDS:
+            self.penalties.append((seat, kind))
+            if kind in ("forfeit", "disqualify"):
+                self.ended_by = kind
+                self.offender = seat
+                self.phase = END
         elif kind == "declare":
             bid = dc.check(self._declared(), dc.read(seat, list(action.cards), self.level), self.options)
             self.first = None if bid.first is None else (bid.first.seat, bid.first.card, bid.first.count)
@@ -419,8 +434,10 @@ class ShengjiBoard(StoredBoard):
             raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
         if self.phase == END:
             raise Rejected("phase_closed", "the board has ended")
-        if kind in PLATFORM_KINDS:
+        if kind in PLATFORM_KINDS or kind in REFEREE_KINDS:
             return
+        if kind == "foul":
+            raise Rejected("not_in_rules", "Shengji has no foul that loses a board: a violation or a forfeit")
         if kind not in ("declare", "pass", "bury", "play"):
             raise Rejected("unknown_action", f"no action {kind!r} in Shengji")
         if kind in ("declare", "pass") and self.phase != DECLARE:
@@ -522,11 +539,24 @@ class ShengjiBoard(StoredBoard):
     # -- the result -----------------------------------------------------------------------------
 
     def penalty_points(self) -> int:
-        """004's failed-throw penalty, as a change of the defenders' points (§5.1 "failed throw")."""
-        if self.options.throw_penalty is ThrowPenalty.NONE:
+        """Penalties as a change of the defenders' points: 004's failed throws, 10 a card (§5.1 "failed
+        throw"), and a referee's violations, 10 each; up when a dealer-side seat was penalised."""
+        if self.dealer == NONE:
             return 0
         dealer_side = side_of(self.dealer)
-        return sum(10 * len(a) * (1 if side_of(s) == dealer_side else -1) for s, a, _ in self.throws)
+        cards = (
+            [len(a) for s, a, _ in self.throws]
+            if self.options.throw_penalty is ThrowPenalty.TEN_PER_CARD
+            else []
+        )
+        seats = [s for s, _, _ in self.throws] if cards else []
+        for s, kind in self.penalties:
+            if kind == "violation":
+                cards.append(1)
+                seats.append(s)
+        return sum(
+            10 * n * (1 if side_of(s) == dealer_side else -1) for s, n in zip(seats, cards, strict=True)
+        )
 
     def defender_points(self) -> int:
         """The defenders' points: tricks, the kitty (multiplied) and penalties; never below 0."""
@@ -536,6 +566,8 @@ class ShengjiBoard(StoredBoard):
     def result(self) -> dict[str, Any]:
         if self.phase != END:
             raise DeckhandError("the board has not ended")
+        if self.ended_by:
+            return self._forfeit_result()
         opts = self.options
         dealer_side = side_of(self.dealer)
         defender_points = self.defender_points()
@@ -567,7 +599,7 @@ class ShengjiBoard(StoredBoard):
             "sides": [list(s) for s in SIDES],
             "dealer": self.dealer,
             "declarer": None if self.declarer == NONE else self.declarer,
-            "trump": None if self.no_trump else "DCHS"[self.trump_suit],
+            "trump": self._trump_letter(),
             "level": format_level(self.level),
             "defender_points": defender_points,
             "kitty": {
@@ -585,8 +617,44 @@ class ShengjiBoard(StoredBoard):
                 "levels_before": [format_level(x) for x in before],
                 "levels_after": [format_level(x) for x in after],
                 "dealer": self.dealer,
-                "trump": None if self.no_trump else "DCHS"[self.trump_suit],
+                "trump": self._trump_letter(),
                 "defender_points": defender_points,
+                "penalties": [list(p) for p in self.penalties],
+            },
+        }
+
+    def _trump_letter(self) -> str | None:
+        return None if self.trump_suit < 0 else "DCHS"[self.trump_suit]
+
+    def _forfeit_result(self) -> dict[str, Any]:
+        """A forfeit or disqualification ends the game: 2:0, and 13:−13 or the real margin if larger."""
+        win = 1 - side_of(self.offender)
+        margin = max(FORFEIT_LP, self.levels[win] - self.levels[1 - win])
+        mp, lp = ([2, 0], [margin, -margin]) if win == 0 else ([0, 2], [-margin, margin])
+        levels = [format_level(x) for x in self.levels]
+        return {
+            "ruleset": self.ruleset,
+            "scores": [0] * SEATS,
+            "sides": [list(s) for s in SIDES],
+            "dealer": None if self.dealer == NONE else self.dealer,
+            "winner_side": win,
+            "ended_by": self.ended_by,
+            "carry": {
+                "levels": levels,
+                "dealer": max(self.dealer, 0),
+                "boards": self.boards + 1,
+                "time_up": self.time_up,
+                "extra": False,
+                "game_over": True,
+                "options": self.options.to_dict(),
+            },
+            "game": {"mp": mp, "lp": lp},
+            "summary": {
+                "level_side": win,
+                "levels_before": levels,
+                "levels_after": levels,
+                "ended_by": self.ended_by,
+                "penalties": [list(p) for p in self.penalties],
             },
         }
 
@@ -657,6 +725,9 @@ class ShengjiBoard(StoredBoard):
             "m": self.multiplier,
             "lw": self.last_winner,
             "pl": self.played,
+            "pe": self.penalties,
+            "eb": self.ended_by,
+            "of": self.offender,
         }
 
     @classmethod
@@ -691,6 +762,9 @@ class ShengjiBoard(StoredBoard):
         board.multiplier = data["m"]
         board.last_winner = data["lw"]
         board.played = list(data["pl"])
+        board.penalties = [(s, k) for s, k in data["pe"]]
+        board.ended_by = data["eb"]
+        board.offender = data["of"]
         return board
 
 
