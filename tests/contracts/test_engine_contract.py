@@ -7,7 +7,9 @@
 - the bots finish every board; results sum to zero per seat, or per side in partnership games;
 - a board replayed from its deal and its log of actions reaches the same state;
 - in games whose boards carry (levels, dealer, tribute), all of it holds board after board, each
-  board made from the outcome of the one before.
+  board made from the outcome of the one before;
+- in games whose seats act during the deal (``DealtInSteps``), all of it holds between the steps too,
+  and a board dealt in steps with nothing declared is the board dealt at once.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
-from deckhand.engines.contract import Action, Board, Rejected, outcome_of
+from deckhand.engines.contract import Action, Board, DealtInSteps, Rejected, outcome_of
 from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition, GameSpec
 from hypothesis import HealthCheck, given, settings
@@ -154,7 +156,8 @@ def test_refused_actions_change_nothing(ruleset: str, seed: str, data: Any) -> N
         probes = [Action(spec.seats, "pass")]  # no such seat
         if waiting:
             other = waiting[data.draw(st.integers(0, len(waiting) - 1))]
-            probes += rng.sample(candidates(spec, board, other, rng), 5)
+            pool = candidates(spec, board, other, rng)
+            probes += rng.sample(pool, min(5, len(pool)))  # a seat near the end may have few
         for candidate in probes:
             before = board.to_json()
             try:
@@ -297,3 +300,51 @@ def test_boards_that_stand_alone_refuse_a_carry(ruleset: str) -> None:
         return
     with pytest.raises(ValueError):
         spec.new_board(deal(spec, "carry"), {"levels": ["2", "2"]})
+
+
+@rulesets
+@SETTINGS
+@given(seed=st.text(max_size=10), data=st.data())
+def test_a_board_dealt_in_steps_takes_actions_between_the_steps(ruleset: str, seed: str, data: Any) -> None:
+    spec = game(ruleset)
+    if spec.new_board_in_steps is None:
+        return
+    order = deal(spec, seed)
+    quiet = spec.new_board_in_steps(order, None)
+    assert isinstance(quiet, DealtInSteps) and quiet.dealt == 0
+    assert not any(quiet.hand(s) for s in range(spec.seats))
+    quiet.deal_step(quiet.deal_total)
+    assert quiet.to_json() == spec.new_board(order, None).to_json()  # in steps, nothing done = at once
+    board = spec.new_board_in_steps(order, None)
+    assert isinstance(board, DealtInSteps)
+    key = spec.decision_key
+    rng = random.Random(seed)
+    while board.dealt < board.deal_total:
+        upto = min(board.deal_total, board.dealt + data.draw(st.integers(1, 2 * spec.seats)))
+        board.deal_step(upto)
+        if upto < board.deal_total:  # (once all are out the game may move on: a kitty taken)
+            assert sum(len(board.hand(s)) for s in range(spec.seats)) == upto
+        before = board.to_json()
+        with pytest.raises(Rejected):
+            board.deal_step(upto - 1)
+        assert board.to_json() == before
+        again = spec.load_board(before)
+        assert again == board and again.to_json() == before
+        probed = data.draw(st.integers(0, spec.seats - 1))  # candidates for one seat a step: they cost
+        for seat in range(spec.seats):
+            actions = board.legal_actions(seat)
+            assert all(accepted(board, a) for a in actions)
+            generated = {key(a) for a in actions}
+            pool = candidates(spec, board, seat, rng) if seat == probed else []
+            for candidate in rng.sample(pool, min(30, len(pool))):
+                ok = accepted(board, candidate)
+                assert ok <= (key(candidate) in generated), f"{candidate} accepted but not generated"
+                assert board.to_json() == before
+            if actions and data.draw(st.integers(0, 3)) == 0:
+                board.apply(rng.choice(actions))
+                before = board.to_json()
+    for _ in range(MAX_STEPS):
+        if board.finished:
+            break
+        board.apply(rng.choice(board.legal_actions(board.pending()[0])))
+    assert board.finished

@@ -172,12 +172,155 @@ GUANDAN = [
 
 def test_the_guandan_calculator_answers_the_issues_examples_through_the_command_line() -> None:
     """``deckhand rules --game guandan`` reaches the engine through the registry, not a copy of it."""
-    text = "\n".join(line for line, _ in GUANDAN) + "\n"
+    assert command_line("guandan", GUANDAN) == [want for _, want in GUANDAN]
+
+
+def command_line(game: str, cases: list[tuple[str, dict]]) -> list[dict]:
+    """The replies of ``deckhand rules --game <game>`` to the cases' lines, run as a command."""
+    text = "\n".join(line for line, _ in cases) + "\n"
     out = subprocess.run(
-        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", "guandan"],
+        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", game],
         input=text,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    assert [json.loads(line) for line in out.splitlines()] == [want for _, want in GUANDAN]
+    return [json.loads(line) for line in out.splitlines()]
+
+
+SHENGJI = [
+    (
+        '{"op":"order","preset":"yaoji2010","level":"8","trump":"H","cards":["SA","H8","D8","S8","RJ","HA","D3"]}',
+        {
+            "cards": [
+                {"card": "RJ", "suit": "T"},
+                {"card": "H8", "suit": "T"},
+                {"card": "S8", "suit": "T"},
+                {"card": "D8", "suit": "T"},
+                {"card": "HA", "suit": "T"},
+                {"card": "SA", "suit": "S"},
+                {"card": "D3", "suit": "D"},
+            ]
+        },
+    ),
+    (
+        '{"op":"components","preset":"yaoji2010","level":"8","trump":"H","cards":["S9","S9","S7","S7","S4","S4","S3"]}',
+        {
+            "suit": "S",
+            "components": [
+                {"type": "tractor", "pairs": 2, "high": "S9"},
+                {"type": "pair", "high": "S4"},
+                {"type": "single", "high": "S3"},
+            ],
+        },
+    ),
+    (
+        '{"op":"components","preset":"common","level":"8","trump":"H","cards":["HA","HA","S8","S8","H8","H8"]}',
+        {
+            "suit": "T",
+            "components": [{"type": "tractor", "pairs": 2, "high": "H8"}, {"type": "pair", "high": "HA"}],
+        },
+    ),
+    (
+        '{"op":"components","preset":"yaoji2010","level":"8","trump":"H","cards":["HA","HA","S8","S8","H8","H8"]}',
+        {"suit": "T", "components": [{"type": "tractor", "pairs": 3, "high": "H8"}]},
+    ),
+    (
+        '{"op":"follow_ok","preset":"yaoji2010","level":"8","trump":"H","lead":["SA","SA"],'
+        '"hand":["S3","S3","S4","C5"],"play":["S3","S4"]}',
+        {"ok": False, "reason": "must_match_pair"},
+    ),
+    (
+        '{"op":"trick_winner","preset":"common","level":"8","trump":"H","leader":1,'
+        '"plays":[["H3","H3"],["SA","SA"],["SK","SQ"],["H4","H4"]]}',
+        {"winner": 3},
+    ),
+    (
+        '{"op":"throw_ok","preset":"common","level":"8","trump":"H","throw":["SK","SQ","SQ"],'
+        '"others":[["D3"],["SA"],["H3"]]}',
+        {"ok": False, "forced": ["SK"], "penalty": 30},
+    ),
+    (
+        '{"op":"throw_ok","preset":"yaoji2010","level":"8","trump":"H","throw":["SK","SQ","SQ"],'
+        '"others":[["D3"],["SA"],["H3"]]}',
+        {"ok": False, "forced": ["SK"], "penalty": 0},
+    ),
+    (
+        '{"op":"throw_ok","preset":"yaoji2010","level":"8","trump":"H","throw":["SA","SK","SK"],'
+        '"others":[["SQ","SQ"],["SA"],["H3"]]}',
+        {"ok": True, "penalty": 0},
+    ),
+    (
+        '{"op":"result","preset":"yaoji2010","defender_points":0}',
+        {"side": "dealer", "levels": 2, "dealer_change": False, "next_dealer": "dealer_partner"},
+    ),
+    (
+        '{"op":"result","preset":"common","defender_points":0}',
+        {"side": "dealer", "levels": 3, "dealer_change": False, "next_dealer": "dealer_partner"},
+    ),
+    (
+        '{"op":"result","preset":"common","defender_points":165}',
+        {"side": "defenders", "levels": 2, "dealer_change": True, "next_dealer": "dealer_next"},
+    ),
+    (
+        '{"op":"kitty","preset":"yaoji2010","kitty_points":25,"last_trick":{"type":"throw",'
+        '"components":[{"type":"single"},{"type":"single"}]}}',
+        {"points": 75, "multiplier": 3},
+    ),
+    (
+        '{"op":"kitty","preset":"common","kitty_points":25,"last_trick":{"type":"throw",'
+        '"components":[{"type":"single"},{"type":"single"}]}}',
+        {"points": 50, "multiplier": 2},
+    ),
+    (
+        '{"op":"kitty","preset":"common","kitty_points":20,"last_trick":{"type":"tractor","pairs":2}}',
+        {"points": 160, "multiplier": 8},
+    ),
+    (
+        '{"op":"declare","preset":"yaoji2010","level":"2","bids":[{"seat":0,"cards":["H2"]},'
+        '{"seat":1,"cards":["S2","S2"]},{"seat":2,"cards":["BJ","BJ"]},{"seat":3,"cards":["RJ","RJ"]}]}',
+        {"accepted": [True, True, True, False], "trump": None, "declarer": 2, "dealer_board1": 2},
+    ),
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[{"seat":0,"cards":["H2"]},'
+        '{"seat":1,"cards":["S2","S2"]}]}',
+        {"accepted": [True, True], "trump": "S", "declarer": 1, "dealer_board1": 0},
+    ),
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[],"kitty":["BJ","D5","S3","S4","S5","S6","S7","S9"]}',
+        {"accepted": [], "trump": "D", "declarer": None, "dealer_board1": 0},
+    ),
+    (
+        '{"op":"declare","preset":"yaoji2010","level":"2","bids":[{"seat":1,"cards":["BJ","BJ"]}]}',
+        {"accepted": [False], "trump": None, "declarer": None, "dealer_board1": 0},
+    ),
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[]}',
+        {"error": "nobody declared: 'kitty' (its cards in order) names trump in this preset"},
+    ),
+    (
+        '{"op":"order","level":"8","trump":"H","cards":["SA"]}',
+        {"error": "missing field 'preset' (yaoji2010 or common)"},
+    ),
+    (
+        '{"op":"order","preset":"house","level":"8","trump":"H","cards":["SA"]}',
+        {"error": "'preset' must be yaoji2010 or common, got 'house'"},
+    ),
+    (
+        '{"op":"components","preset":"common","level":"8","trump":"H","cards":["SA","CA"]}',
+        {"error": "'cards' must be cards of one suit (trump counting as one)"},
+    ),
+    (
+        '{"op":"order","preset":"common","level":"1","trump":"H","cards":["SA"]}',
+        {"error": "'level' must be a level 2…9, T, J, Q, K or A, got '1'"},
+    ),
+    (
+        '{"op":"order","preset":"common","level":"8","trump":"X","cards":["SA"]}',
+        {"error": "'trump' must be S, H, C, D or null, got 'X'"},
+    ),
+]
+
+
+def test_the_shengji_calculator_answers_through_the_command_line() -> None:
+    """``deckhand rules --game shengji``: every request carries its preset; a bad one gets an error."""
+    assert command_line("shengji", SHENGJI) == [want for _, want in SHENGJI]

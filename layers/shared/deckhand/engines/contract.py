@@ -6,7 +6,7 @@ it or raises :class:`Rejected` with a stable reason code, leaving the state unto
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from ..errors import DeckhandError
 
@@ -93,6 +93,31 @@ class Board(Protocol):
     def result(self) -> dict[str, Any]: ...
 
     def to_json(self) -> str: ...
+
+
+@runtime_checkable
+class DealtInSteps(Protocol):
+    """A board whose seats may act while the cards are still being dealt (a trump declared as the
+    cards arrive). ``GameSpec.new_board_in_steps`` makes one with no card given out; the platform
+    calls ``deal_step(upto)`` as the cards reach the seats (the first ``upto`` cards of the deal order
+    given out, one to each seat in turn) and checks and applies the seats' actions between steps
+    like any other. Until the deal is complete ``pending()`` may be empty (nobody has to act) while
+    ``legal_actions(seat)`` lists what a seat may do now; ``hand(seat)`` is what it has received.
+    Once ``dealt == deal_total`` with no action taken, it equals the board ``new_board`` makes."""
+
+    @property
+    def dealt(self) -> int:
+        """Cards given out so far."""
+        ...
+
+    @property
+    def deal_total(self) -> int:
+        """Cards the seats receive in all (the kitty stays out)."""
+        ...
+
+    def deal_step(self, upto: int) -> None:
+        """Give out cards up to ``upto`` (never back: a smaller ``upto`` is refused)."""
+        ...
 
 
 class GameOver(NamedTuple):

@@ -21,13 +21,15 @@ class Entry(NamedTuple):
     alias: str  # the command line's name for it
     seats: int  # the table's size, known before the engine is loaded (checked against its spec)
     competition: Competition  # how its events run: known before loading too
-    module: str  # the engine package; its ``spec`` module exports ``SPEC``
+    module: str  # the engine package; its ``spec`` module exports ``SPEC`` (or ``SPECS`` by rule set)
 
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("bigtwo-2017", "bigtwo", 4, Competition.DUPLICATE, "deckhand.engines.bigtwo"),
     Entry("doudizhu-2016", "doudizhu", 3, Competition.DUPLICATE, "deckhand.engines.doudizhu"),
     Entry("guandan-2023", "guandan", 4, Competition.MATCH, "deckhand.engines.guandan"),
+    Entry("shengji-yaoji2010", "shengji", 4, Competition.MATCH, "deckhand.engines.shengji"),
+    Entry("shengji-common", "shengji-common", 4, Competition.MATCH, "deckhand.engines.shengji"),
 )
 RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
 ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
@@ -54,7 +56,9 @@ def game(ruleset: str) -> GameSpec:
     entry = _BY_RULESET.get(ruleset) if isinstance(ruleset, str) else None
     if entry is None:
         raise DeckhandError(f"unknown rule set {ruleset!r}; available: {', '.join(sorted(RULESETS))}")
-    spec = importlib.import_module(entry.module + ".spec").SPEC
+    module = importlib.import_module(entry.module + ".spec")
+    # One engine may serve several rule sets (presets): its spec module then maps them in ``SPECS``.
+    spec = getattr(module, "SPECS", {}).get(ruleset) or module.SPEC
     assert (
         isinstance(spec, GameSpec) and (spec.ruleset, spec.alias, spec.seats, spec.competition) == entry[:4]
     ), entry.module

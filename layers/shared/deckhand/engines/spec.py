@@ -125,6 +125,9 @@ class GameSpec:
     # The options as JSON for one extra board that decides a knockout match level on summed level
     # points (RULES.md §4.3 Draws): a game of one board, played on until a side wins it.
     decider: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # Games whose seats act during the deal (contract.DealtInSteps): a board from its deal and carry with
+    # no card given out yet; the platform gives them out with ``deal_step``. None: dealt all at once.
+    new_board_in_steps: Callable[[Sequence[int], dict[str, Any] | None], Board] | None = None
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

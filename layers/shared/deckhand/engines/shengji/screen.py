@@ -1,0 +1,92 @@
+"""Shengji's handset screen (device protocol v2): the hand in trump order, the level, trump and dealer,
+the defenders' points, the trick, failed throws, the board's end, and what to decide (RULES.md §5).
+
+Everything comes from the seat's own view; the end lines from the result, public once the board ends.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..common import screen as draw
+from . import declare as dc
+from .board import BURY, DECLARE, END, SeatView, ShengjiBoard, side_of
+from .options import format_level
+
+
+def screen(board: object, seat: int) -> dict[str, Any]:
+    """The screen of ``seat`` (docs/protocol.md: ``h``, ``l``, ``ask``)."""
+    assert isinstance(board, ShengjiBoard)
+    v = board.seat_view(seat)
+    ctx = v.context
+    lines: list[str | None] = [_status(v), _trump(v), _points(v)]
+    lines.append(draw.trick_line(v.trick, seat))
+    if v.throws:
+        s, attempted, forced = v.throws[-1]
+        lines.append(
+            f"Failed throw: {draw.seat_name(s, seat)} {draw.cards_text(attempted)} → {draw.cards_text(forced)}"
+        )
+    if v.phase == END:
+        result = board.result()
+        lines.append(
+            f"Defenders {result['defender_points']} points; levels {' '.join(result['carry']['levels'])}"
+        )
+        lines.append(draw.scores_line(result["scores"]))
+    hand = sorted(v.hand, key=ctx.order_key)
+    return draw.screen(v.hand, lines, _ask(v, hand), order=ctx.order_key)
+
+
+def _status(v: SeatView) -> str:
+    if v.phase == END:
+        return "Board over"
+    if not v.pending:
+        return f"Dealing: {v.dealt} of 100 cards out"
+    who = draw.seat_name(v.pending[0], v.seat)
+    if v.phase == DECLARE:
+        return f"Declaring: {who} to declare or pass"
+    if v.phase == BURY:
+        return f"{who.capitalize()} to bury ({len(v.hand) - 25} left)"
+    return who.capitalize() + (" to lead" if not v.trick else " to play")
+
+
+def _trump(v: SeatView) -> str:
+    level = format_level(v.level).replace("T", "10")
+    if v.phase == DECLARE:
+        shown = "none yet" if v.standing is None else draw.cards_text([v.standing[1]] * v.standing[2])
+        return f"Level {level}; declared: {shown}"
+    suit = "no trump" if v.no_trump else "trump " + draw.SYMBOLS["DCHS"[v.trump_suit]]
+    return f"Level {level}, {suit}; dealer {draw.seat_name(v.dealer, v.seat)}"
+
+
+def _points(v: SeatView) -> str | None:
+    if v.dealer < 0:
+        return None
+    return f"Defenders' points: {v.side_points[1 - side_of(v.dealer)]}"
+
+
+def _ask(v: SeatView, hand: list[int]) -> dict[str, Any] | None:
+    if v.seat not in v.pending:
+        return None
+    if v.phase == DECLARE:
+        standing = None if v.standing is None else dc.Declaration(*v.standing)
+        state = dc.Declared(standing, standing)
+        counts = Counter(v.hand)
+        usable = set()
+        for card, n in counts.items():
+            for k in (1, 2):
+                try:
+                    if k <= n:
+                        dc.check(state, dc.read(v.seat, [card] * k, v.level), v.options)
+                        usable.add(card)
+                except ValueError:
+                    pass
+        places = [i for i, c in enumerate(hand) if c in usable]
+        return draw.ask(
+            "Declare trump (a level card, a pair, or a joker pair) or pass",
+            [draw.option("Declare", "declare", cards=True), draw.option("Pass", "pass")],
+            places,
+        )
+    if v.phase == BURY:
+        return draw.ask("Bury a card", [draw.option("Bury", "bury", cards=True)])
+    return draw.play_ask("Your lead" if not v.trick else "Follow", can_pass=False)
