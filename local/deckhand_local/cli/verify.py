@@ -88,7 +88,10 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
                 for p in map(_map, b.get("play") or []):
                     deal = _map(p.get("deal")) or _map(b["deal"])
                     derived = _deal_played(p)
-                    if int(p.get("deal_number") or 1) != derived or int(deal.get("deal_number") or 1) != derived:
+                    if (
+                        int(p.get("deal_number") or 1) != derived
+                        or int(deal.get("deal_number") or 1) != derived
+                    ):
                         problems.append(
                             f"{where} table {p.get('table')}: its redeals do not give the deal shown"
                         )
