@@ -12,6 +12,7 @@ from deckhand.engines.registry import game
 from deckhand.service import clock, devices, models, rounds, scoring, timers
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
+from helpers import plays_in_any_order
 
 
 class FakeClock:
@@ -194,10 +195,13 @@ def event_outcome(event_id: str) -> dict[str, Any]:
     from deckhand.service import events
 
     event = events.get_event(event_id)
+    # Play records in a fixed order: seats acting at once may arrive in another order in a run that
+    # crashed and was redriven (helpers.plays_in_any_order).
+    results = plays_in_any_order(scoring.results_export(event))
     return {
         "status": event.status,
         "numbers": {p.sk: p.number for p in events.list_players(event_id)},
-        "results": scoring.results_export(event),
+        "results": results,
         "standings": scoring.compute_standings(event, event.current_round),
         "rounds": [rounds.round_status(event_id, n) for n in range(1, event.current_round + 1)],
     }

@@ -66,3 +66,19 @@ def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def plays_in_any_order(doc: object) -> object:
+    """``doc`` with every play record's steps in a fixed order: a record keeps the order decisions
+    arrived in, and seats acting at once (showing, doubling) may arrive in another order in a run
+    with faults — the decisions, not their arrival, must be the same."""
+    if isinstance(doc, dict):
+        out = {k: plays_in_any_order(v) for k, v in doc.items()}
+        if isinstance(doc.get("steps"), list):
+            out["steps"] = sorted(doc["steps"], key=lambda s: sorted(s.items()))
+        if isinstance(doc.get("play"), list) and doc["play"] and "t" in doc["play"][0]:
+            out["play"] = sorted(doc["play"], key=lambda s: sorted(s.items()))  # a match board's steps
+        return out
+    if isinstance(doc, list):
+        return [plays_in_any_order(v) for v in doc]
+    return doc
