@@ -171,11 +171,9 @@ def standings(
         raise DeckhandError(f"rule set {ruleset!r} is not played as a duplicate event: it ranks by matches")
     comparisons = compare_boards(boards, ranking)
     total: dict[str, int] = defaultdict(int)
-    board_places: dict[str, list[int]] = defaultdict(list)
     for c in comparisons:
         for o in c.outcomes:
             total[o[0]] += o[4]
-            board_places[o[0]].append(o[3])
     times: dict[str, list[float]] = defaultdict(list)
     for b in boards:
         for r in b.results:
@@ -231,6 +229,14 @@ def standings(
                 i = j
         return beaten
 
+    def board_places(need: set[str]) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for c in comparisons:
+            for o in c.outcomes:
+                if o[0] in need:
+                    out[o[0]].append(o[3])
+        return out
+
     def round_places(need: set[str]) -> dict[str, list[int]]:
         round_total: dict[tuple[int, str], dict[str, int]] = {}
         for c in comparisons:
@@ -252,7 +258,7 @@ def standings(
             beaten = beaten_by_table(need) if rule.beaten is BeatenCount.BY_TABLE else beaten_by_board(need)
             return {p: _ratio_key(*beaten.get(p, (0, 0))) for p in need}
         if step in ("round_places", "board_places"):
-            place_lists = round_places(need) if step == "round_places" else board_places
+            place_lists = round_places(need) if step == "round_places" else board_places(need)
             return {p: _place_counts_key(place_lists[p]) for p in need}
         if step == "play_time":
             return {p: round(sum(times[p]), 3) for p in need}

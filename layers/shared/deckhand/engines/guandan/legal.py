@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from itertools import combinations, product, repeat
+from itertools import chain, combinations, product, repeat
 from operator import itemgetter
 
 from ..common.cards import BLACK_JOKER, RED_JOKER
@@ -422,22 +422,32 @@ def _straights(h: _Hand, out: list[Play], above: int) -> None:
         if not wilds:
             continue
         ext = [*lists, *([r * 4 + HEART] for r in slots), [wild], below, over]
+        # Every plan's products of this run, chained into one zip: the set-up is paid once a run.
+        phys_runs: list[Iterable[tuple[int, ...]]] = []
+        read_runs: list[Iterable[tuple[int, ...]]] = []
         for gap_mask, variants in plans[wilds]:
             if empty & ~gap_mask:
                 continue
             for phys_of, read_of, split, nat_mask, hearts_phys, spade_read in variants:
                 if split >= 0 and not ext[split]:
                     continue
-                read_runs: Iterable[tuple[int, ...]] = product(*read_of(ext))
-                phys: Iterable[tuple[int, ...]] = product(*phys_of(ext))
                 if nat_mask and hearts_mask & nat_mask == nat_mask:
                     # Every natural a heart: the wilds read as spades, or the run would be a flush (§4.2).
-                    phys, read_list = list(phys), list(read_runs)
-                    read_list[phys.index(hearts_phys)] = spade_read
-                    read_runs = read_list
-                extend(
-                    zip(phys, map(_new, types, zip(kinds, tops, fives, read_runs, strict=False)), strict=True)
-                )
+                    phys = list(product(*phys_of(ext)))
+                    reads = list(product(*read_of(ext)))
+                    reads[phys.index(hearts_phys)] = spade_read
+                    phys_runs.append(phys)
+                    read_runs.append(reads)
+                else:
+                    phys_runs.append(product(*phys_of(ext)))
+                    read_runs.append(product(*read_of(ext)))
+        extend(
+            zip(
+                chain.from_iterable(phys_runs),
+                map(_new, types, zip(kinds, tops, fives, chain.from_iterable(read_runs), strict=False)),
+                strict=True,
+            )
+        )
 
 
 def _straight_flushes(h: _Hand, out: list[Play], above: int) -> None:
