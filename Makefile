@@ -65,8 +65,10 @@ cfn-lint: $(STAMP)
 pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
 	$(BIN)/pytest
 
+# GAME: bigtwo, doudizhu, guandan, shengji; PRESET: a rule set of the game (shengji: yaoji2010, common).
+DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))
 demo: $(STAMP) $(DYNAMODB) $(BROKER)
-	$(BIN)/deckhand demo --game $(or $(GAME),bigtwo) --seed $(or $(SEED),deckhand-demo) --out out/$(or $(GAME),bigtwo)
+	$(BIN)/deckhand demo --game $(DEMO_GAME) --seed $(or $(SEED),deckhand-demo) --out out/$(DEMO_GAME)
 
 bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py

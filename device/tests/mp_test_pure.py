@@ -340,6 +340,39 @@ def test_dealer_deals_checks_and_reports():
     assert app.problem is None and conn.sent[-1]["cards"] == order
 
 
+def test_dealer_reports_each_card_read_when_the_deal_asks_it():
+    """A game whose seats act during the deal: each card reaches its seat's handset only once the table
+    has read it, so the table reports after every card (the cards read so far), then the whole deal."""
+    hal, conn = Hal(), Conn()
+    app = Dealer(hal, protocol.MessageIds("dl", MemStore()))
+    app.attach(conn)
+    order = ["D3", "C3", "H3", "S3", "D4", "C4"]
+    hal.part.deck = list(order)
+    app.on_message({"t": "deal", "b": "1", "r": 1, "seats": 2, "kitty": 2, "each": True, "order": order})
+    assert [m.get("upto") for m in conn.sent] == [1, 2, 3, 4, None]  # the kitty's cards reach no seat
+    assert conn.sent[2]["cards"] == order[:3] and conn.sent[-1]["cards"] == order
+    hal.part.deck = ["D3", "S4"]
+    app.on_message({"t": "deal", "b": "2", "r": 1, "seats": 2, "kitty": 2, "each": True, "order": order})
+    assert conn.sent[-2]["upto"] == 1 and conn.sent[-1] == {
+        "t": "dealt",
+        "msg": conn.sent[-1]["msg"],
+        "board": "2",
+        "cards": ["D3", "S4"],
+        "r": 1,
+    }  # a misread card is never reported as progress: the whole report says where it went wrong
+
+
+def test_a_report_while_dealing_replaces_the_boards_earlier_unanswered_ones():
+    queue = ResendQueue(MemStore(), "q-deal")
+    queue.add(protocol.dealt("dl-1", "1", ["D3"], 1, 1))
+    queue.add(protocol.act("hs-9", "1", {"k": "pass"}))
+    queue.add(protocol.dealt("dl-2", "1", ["D3", "C3"], 1, 2))
+    queue.add(protocol.dealt("dl-3", "2", ["D3"], 1, 1))
+    assert [m["msg"] for m in queue.pending()] == ["hs-9", "dl-2", "dl-3"]
+    queue.add(protocol.dealt("dl-4", "1", ["D3", "C3", "H3"], 1))  # the whole deal: kept beside them
+    assert [m["msg"] for m in queue.pending()] == ["hs-9", "dl-2", "dl-3", "dl-4"]
+
+
 def bid_view(version=3, high=1):
     """A three-seat game's auction: the server draws the bids and offers the bids above the highest."""
     options = [{"l": str(v), "a": {"k": "bid", "v": v}} for v in range(high + 1, 4)]

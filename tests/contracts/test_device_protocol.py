@@ -51,7 +51,7 @@ BUILT = {
         left_ms=5,
         screen=SCREEN,
     ),
-    "deal": outgoing.deal(board="1", round_no=2, seats=3, order=["D3"], kitty=3, number=2),
+    "deal": outgoing.deal(board="1", round_no=2, seats=3, order=["D3"], kitty=3, number=2, each=True),
     "stopped": outgoing.stopped("1", "card 8 misread"),
 }
 
@@ -97,6 +97,7 @@ def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
     up = [
         protocol.hello("hs-1"),
         protocol.dealt("dl-1", "1", ["D3", "C3"], 2),
+        protocol.dealt("dl-2", "1", ["D3", "C3"], 2, 2),  # a report while dealing: the first 2 read
         protocol.act("hs-2", "1", {"k": "play", "c": True}, ["D3", "C3"], 2),
         protocol.act("hs-3", "1", {"k": "bid", "v": 2}),
         protocol.act("hs-4", "1", {"k": "play", "c": True, "d": {"as": "H5"}}, ["HA"]),
@@ -105,9 +106,10 @@ def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
         assert set(message) - {"t"} <= set(protocol.UP_FIELDS[message["t"]])
         parsed = devices.parse(json.loads(protocol.encode(message)))
         assert parsed.t == message["t"] and parsed.msg == message["msg"]
-    act = devices.parse(up[2])
+    assert devices.parse(up[2]).upto == 2  # type: ignore[union-attr]
+    act = devices.parse(up[3])
     assert isinstance(act, devices.Act) and act.a.k == "play" and act.a.c == ["D3", "C3"] and act.r == 2
-    assert devices.parse(up[4]).a.d == {"as": "H5"}  # type: ignore[union-attr]
+    assert devices.parse(up[5]).a.d == {"as": "H5"}  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -62,6 +62,9 @@ class Dealer:
             if card != order[i]:
                 problem = "card " + str(i + 1) + " is " + card + ", the board has " + order[i]
                 break
+            if message.get("each") and i < to_seats and self.conn is not None:
+                # The seats' handsets get this card only now: the server gives out what was read.
+                self.conn.send(protocol.dealt(self.ids.next(), board, read, message["r"], len(read)))
         if problem:
             self.hal.motor.stop()
             self.problem = problem

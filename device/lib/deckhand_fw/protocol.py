@@ -7,13 +7,13 @@ MAX_BYTES = 1024
 UP_FIELDS = {
     "hello": ("msg",),
     "act": ("msg", "board", "r", "a"),
-    "dealt": ("msg", "board", "r", "cards"),
+    "dealt": ("msg", "board", "r", "cards", "upto"),
 }
 DOWN_FIELDS = {
     "ack": ("msg", "v", "dup"),
     "reject": ("msg", "code", "why", "ask"),
     "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
-    "deal": ("b", "r", "seats", "kitty", "n", "order"),
+    "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
 }
 ACTION_FIELDS = ("k", "v", "c", "d")  # kind, value, cards (tokens up; true in an option), data
@@ -65,10 +65,13 @@ def hello(msg):
     return {"t": "hello", "msg": msg}
 
 
-def dealt(msg, board, cards, rnd=None):
+def dealt(msg, board, cards, rnd=None, upto=None):
+    """What the table read; ``upto``: a report while dealing (the cards read so far, ``upto`` of them)."""
     m = {"t": "dealt", "msg": msg, "board": board, "cards": list(cards)}
     if rnd is not None:
         m["r"] = rnd
+    if upto is not None:
+        m["upto"] = upto
     return m
 
 

@@ -9,6 +9,10 @@ class ResendQueue:
         self.items = store.load(name, [])
 
     def add(self, message):
+        if "upto" in message:
+            # A dealing table's report while dealing carries every card read so far: it replaces the
+            # board's earlier reports still unanswered (the queue stays one message long while dealing).
+            self.items = [m for m in self.items if not _same_deal(m, message)]
         self.items.append(message)
         self.store.save(self.name, self.items)
 
@@ -25,3 +29,11 @@ class ResendQueue:
 
     def __len__(self):
         return len(self.items)
+
+
+def _same_deal(queued, message):
+    return (
+        "upto" in queued
+        and queued.get("board") == message.get("board")
+        and queued.get("r") == message.get("r")
+    )

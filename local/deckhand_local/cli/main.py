@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, by_alias, game
+from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, RULESETS, by_alias, game
 from deckhand.errors import DeckhandError
 
 from ..venue.database import Database
@@ -234,9 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_demo.add_argument(
         "--game",
-        choices=list(ALIASES),
+        choices=[*ALIASES, *(r for r in RULESETS if r not in ALIASES)],
         default=DEFAULT_ALIAS,
-        help=f"the game (default {DEFAULT_ALIAS})",
+        help=f"the game, or one of its rule sets (a preset) (default {DEFAULT_ALIAS})",
     )
     p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
     p_demo.add_argument("--tables", type=int, help="tables (default 4; a match game: 8)")
@@ -334,7 +334,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         DemoEvent(
             seed=args.seed,
             out=Path(args.out or f"out/{args.game}"),
-            ruleset=ALIASES[args.game],
+            ruleset=ALIASES.get(args.game, args.game),
             players=args.players,
             tables=args.tables,
             groups=args.groups,

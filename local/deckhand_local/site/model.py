@@ -104,6 +104,8 @@ def play_steps(steps: Any) -> list[PlayStep]:
         kind = str(s.get("t") or "")
         if kind == "redeal":
             out.append(PlayStep(seat, f"redeal: deal {_int(s.get('n'), 'redeal number') + 1}", []))
+        elif kind == "step":  # a game dealt in steps: the cards out when the next decision came
+            out.append(PlayStep(seat, f"cards out: {_int(s.get('n'), 'cards dealt')}", []))
         else:
             out.append(PlayStep(seat, kind, cards(s.get("c"))))
     return out
@@ -175,6 +177,27 @@ class MatchBoardRow:
     ended_by: str
     hands: list[list[Card]] | None = None  # the hand record, once the round is done
     steps: list[PlayStep] = field(default_factory=list)  # the play record
+    trump: str = ""  # a game that declares trump: dealer, trump, declarer, points, kitty
+
+
+SUIT_WORDS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}
+
+
+def trump_summary(b: Mapping[str, Any]) -> str:
+    """A board of a game that declares trump (its export has ``trump``): who dealt, the trump and who
+    declared it, the defenders' points and what the kitty counted; "" for other games."""
+    if "trump" not in b or "defender_points" not in b:
+        return ""
+    trump = b.get("trump")
+    suit = "no trump" if trump is None else "trump " + SUIT_WORDS.get(str(trump), str(trump))
+    declarer = b.get("declarer")
+    declared = f" (declared by seat {declarer})" if declarer is not None else ""
+    kitty = " ".join(card_label(str(c))[0] for c in _seq(b.get("kitty")))
+    kitty_text = f"; kitty {kitty} ×{b.get('kitty_multiplier')}" if kitty else ""
+    return (
+        f"dealer seat {b.get('dealer')}, {suit}{declared}; defenders "
+        f"{b.get('defender_points')} points{kitty_text}"
+    )
 
 
 @dataclass
@@ -399,6 +422,7 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
                 str(b.get("ended_by") or ""),
                 [cards(h) for h in _seq(_map(b.get("deal")).get("hands"))] or None,
                 play_steps(b.get("play")),
+                trump_summary(b),
             ))  # fmt: skip
         matches.append(MatchPage(f"r{m.round}-m{i + 1}", int(m.round or 0), m.table, heading,
                                  result_sentence(m), rows))  # fmt: skip

@@ -31,8 +31,14 @@ from ..cli.organiser import ApiClient
 from .event_setup import EventShape, make_devices, register
 from .local import Venue
 from .lockstep import TICK_MS, SimulatedClock, settle
-from .simulated import BotHandset, SimulatedDevice
+from .simulated import BotHandset, DealingTable, SimulatedDevice
 from .tables import unique_table_name
+
+# The venue's own sweep, when the demo sweeps in lock-step (a paced deal): never, in practice.
+LOCKSTEP_SWEEP = 3600.0
+
+# A paced deal: the round's status is looked at every this many idle ticks in a row.
+IDLE_LOOK = 4
 
 
 def free_port() -> int:
@@ -52,6 +58,9 @@ class Faults:
     misread_board: str | None = None  # the first dealing table jams once on this board (round 1)
     handler_fails: int = 0  # the play handler raises on the first try of every n-th device message
     reorder_every: int = 0  # every n-th device message is delayed until the next one has been handled
+    # A paced deal: each dealing table's link dies after it read this many cards of a board (0: never)
+    dealer_drops_at: int = 0
+    reboot_at_tick: int = 0  # the first handset is power-cycled this many ticks into round 1 (0: never)
 
 
 NAMED_LEADERS = 5  # more than this many level with the third are counted, not named
@@ -98,6 +107,9 @@ class DemoEvent:
         self.seats = game(ruleset).seats
         # Matches of pairs (a game that carries levels): 16 pairs at 8 tables, matches of 8 boards.
         self.match = game(ruleset).competition is Competition.MATCH
+        # A game whose cards are given out at a pace (seats declare meanwhile): the server's timers give
+        # them out, so they sweep in lock-step with the simulated clock, never on the wall clock.
+        self.paced = game(ruleset).new_board_in_steps is not None
         self.tables = tables or (8 if self.match else 4)
         self.players = players if players is not None else self.seats * self.tables
         self.groups = groups or (1 if self.match else 2)
@@ -117,6 +129,8 @@ class DemoEvent:
             "handler_failures": 0,
             "delayed": 0,
             "reordered": 0,
+            "reboots": 0,
+            "dealer_drops": 0,
         }
         self.clock = SimulatedClock(int(time.time()) * 1000)
         self.tick = 0
@@ -148,6 +162,7 @@ class DemoEvent:
             broker=self.broker,
             dynamodb_endpoint=self.dynamodb_endpoint,
             table=unique_table_name("demo"),
+            sweep_seconds=LOCKSTEP_SWEEP if self.paced else 1.0,
         ).start()
         if self.faults.handler_fails:
             self._failing_handler(venue)
@@ -166,6 +181,7 @@ class DemoEvent:
             self.dropped = dict(venue.bridge.dropped)
             self.injected["delayed"] = venue.bridge.delayed
             self.injected["reordered"] = venue.bridge.overtaken
+            self.injected["dealer_drops"] = sum(d.drops for d in self.devices if isinstance(d, DealingTable))
             for outcome in venue.bridge.outcomes:
                 key = outcome.get("code") or outcome.get("status", "?")
                 self.outcomes[key] = self.outcomes.get(key, 0) + 1
@@ -222,7 +238,14 @@ class DemoEvent:
                 f"{self.rounds} rounds × {self.boards} boards; {self.dealers} automatic dealing table(s)."
             )
         self.devices.extend(
-            make_devices(tables, venue.link, self.work, venue.sent, self.faults.misread_board)
+            make_devices(
+                tables,
+                venue.link,
+                self.work,
+                venue.sent,
+                self.faults.misread_board,
+                self.faults.dealer_drops_at,
+            )
         )
         self._settle(venue)
 
@@ -247,18 +270,32 @@ class DemoEvent:
         api.request("POST", "/events/demo/rounds")
         self.say(f"Round {number}: dealt; commitment published.")
         last_report = 0.0
+        idle_ticks = 0
         deadline = time.monotonic() + self.round_limit
         self._settle(venue)
+        reboot_at = (
+            self.tick + self.faults.reboot_at_tick if number == 1 and self.faults.reboot_at_tick else None
+        )
         while time.monotonic() < deadline:
+            if reboot_at is not None and self.tick >= reboot_at:
+                reboot_at = None
+                self.handsets[0].reboot()  # a paced deal: it comes back with the cards dealt so far
+                self.injected["reboots"] += 1
+                self._settle(venue)
             due = [h for h in self.handsets if h.due(self.tick)]
             for handset in due:
                 if handset.play():
                     self.actions += 1
                     self._inject(handset)
-            self._settle(venue)
+            if due or not self.paced:  # a paced deal's quiet ticks have nothing on its way
+                self._settle(venue)
             idle = not due and not any(h.deciding(self.tick) for h in self.handsets)
             now = time.monotonic()
-            if idle or now - last_report >= 2.0:
+            idle_ticks = idle_ticks + 1 if idle else 0
+            # Idle ticks are many in a paced deal (nobody decides while the cards come): the round's
+            # status is looked at every few of them (counted in ticks: the same clock in every run).
+            look = idle and (not self.paced or idle_ticks % IDLE_LOOK == 1)
+            if look or now - last_report >= 2.0:
                 last_report = now
                 status = api.request("GET", f"/events/demo/rounds/{number}")
                 if status["status"] == "done":
@@ -272,6 +309,11 @@ class DemoEvent:
             skip = max(0, min(waits, default=0))
             self.clock.advance(skip * TICK_MS)
             self.tick += skip
+            due_at = venue.sent.next_due()
+            if self.paced and due_at and due_at <= self.clock.now():
+                swept = venue.sweep_now()
+                if swept["timeouts"] or swept["rescored"] or swept["started"]:
+                    self._settle(venue)  # cards given out (or a decision timed out): views on their way
         else:
             raise RuntimeError(f"round {number} did not finish in {self.round_limit:.0f} s")
         status = api.request("GET", f"/events/demo/rounds/{number}")

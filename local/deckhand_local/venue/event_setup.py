@@ -51,7 +51,9 @@ def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
     if game(shape.ruleset).competition is Competition.MATCH:
         # Pairs play a Swiss of matches, each ended by its boards or by the clock, whichever first.
         event["match"] = {"format": "swiss", "swiss": {"lot_seed": _lot_seed(shape.seed)}}
-        event["options"] = {"end_mode": "time_or_boards", "boards": shape.boards, "minutes": shape.minutes}
+        short = game(shape.ruleset).short_match
+        if short is not None:
+            event["options"] = short(shape.boards, shape.minutes)
         api.request("POST", "/events", event)
         pairs = [
             {
@@ -93,6 +95,7 @@ def make_devices(
     state: Path,
     views: SeatViews,
     misread_board: str | None = None,
+    dealer_drops_at: int = 0,
 ) -> list[SimulatedDevice]:
     """A bot handset per seat and a dealing table where registered (the first one misreading
     ``misread_board`` once, for fault tests)."""
@@ -104,5 +107,7 @@ def make_devices(
             devices.append(BotHandset(thing, link, state / thing, style, views=views))
         if table["dealer"]:
             misread = misread_board if i == 0 else None
-            devices.append(DealingTable(table["dealer"], link, state / table["dealer"], misread))
+            devices.append(
+                DealingTable(table["dealer"], link, state / table["dealer"], misread, dealer_drops_at)
+            )
     return devices

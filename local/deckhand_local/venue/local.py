@@ -313,6 +313,12 @@ class Venue:
         self.running_file.unlink(missing_ok=True)
         self.servers_file.unlink(missing_ok=True)
 
+    def sweep_now(self) -> dict[str, int]:
+        """One sweep of the timers, now (a simulated event sweeps in lock-step with its clock): what it
+        did, by kind (``service.timers.sweep``)."""
+        counts: dict[str, int] = call(self.handlers["timers"], "timers", {"source": "local.schedule"})
+        return counts
+
     def _sweep(self) -> None:
         while not self._stop.wait(self.sweep_seconds):
             # A failed sweep is simply retried on the next tick, as the schedule would.

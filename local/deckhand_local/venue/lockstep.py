@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from deckhand.service.clock import now_ms
 from deckhand.service.messaging import Publisher
 
 TICK_MS = 1000
@@ -42,6 +43,9 @@ class LastSent:
         self.inner = inner
         self.views: dict[str, tuple[str, int]] = {}
         self.deals: dict[str, str] = {}
+        # When each device's board next has something due (its last view's ``dl``, from when it was
+        # sent; 0: nothing): the timers' sweep is needed then (a simulated event sweeps only then).
+        self.due: dict[str, int] = {}
         # The engine's own view of each seat next to the view message it goes with, for the simulated
         # handsets' bots (never sent: a device gets the screen only): thing → (board, round, version) → view.
         self.seat_views: dict[str, dict[tuple[str, int, int], dict[str, Any]]] = {}
@@ -59,6 +63,11 @@ class LastSent:
         with self._lock:
             return self.seat_views.get(thing, {}).get((message["b"], message["r"], message["v"]))
 
+    def next_due(self) -> int:
+        """The earliest time a board of a device's last view has something due (0: none)."""
+        with self._lock:
+            return min((at for at in self.due.values() if at), default=0)
+
     def publish(self, topic: str, payload: dict[str, Any]) -> None:
         with self._lock:  # one order for sending and remembering
             self.inner.publish(topic, payload)
@@ -66,6 +75,8 @@ class LastSent:
             if len(parts) == 3 and parts[2] == "down":
                 if payload.get("t") == "view":
                     self.views[parts[1]] = (payload["b"], payload["v"])
+                    left = payload.get("dl") or 0
+                    self.due[parts[1]] = now_ms() + left if left else 0
                 elif payload.get("t") == "deal":
                     self.deals[parts[1]] = payload["b"]
 

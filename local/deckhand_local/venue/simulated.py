@@ -73,6 +73,20 @@ class SimulatedDevice:
     def step(self) -> None:
         self.conn.step()
 
+    def reboot(self) -> None:
+        """Power off and on: the link dies without a goodbye, and the firmware starts again from what
+        it kept in flash (its message ids, its unanswered messages); it says hello on connecting and
+        gets its view, as a real handset does."""
+        from deckhand_fw.app import build
+
+        if self.conn.client is not None:
+            self.conn.client.drop()
+        self.app, self.conn = build(self.cfg, self.hal, host_client, str(self.state))
+        self._deliver = self.app.on_message
+        self.conn.on_message = self._on_message
+        self.last_view = None
+        self.last_deal = None
+
     def redeliver(self) -> bool:
         """Send the last unanswered message once more, same id: what a QoS 1 redelivery looks like."""
         pending = self.conn.queue.pending()
@@ -203,9 +217,13 @@ class BotHandset(SimulatedDevice):
         if key is None or key == self.acted:
             return False
         if key != self.seen:
+            # A decision not yet taken on the view before (a card arriving while it thinks of declaring):
+            # the same decision on the new view is the same thought, its thinking time runs on.
+            before = self.decision if self.seen is not None and self.acted != self.seen else None
             self.seen = key
-            self.seen_tick = tick
             self.decision = self._decide()
+            if before is None or self.decision != before:
+                self.seen_tick = tick
         elif self.unseen:
             self.decision = self._decide()
         return self.decision is not None
@@ -235,11 +253,22 @@ class DealingTable(SimulatedDevice):
     """Deals from a simulated deck: the cards of each board as the deal order arrives (``misread``
     swaps two cards, as a jammed shoe would)."""
 
-    def __init__(self, thing: str, link: VenueLink, state: Path, misread_board: str | None = None) -> None:
+    def __init__(
+        self,
+        thing: str,
+        link: VenueLink,
+        state: Path,
+        misread_board: str | None = None,
+        drops_at: int = 0,
+    ) -> None:
         super().__init__(thing, "dealer", link, state)
         self.misread_board = misread_board
         self.redeal_pending = False
         self.misreads = 0
+        # A paced deal (``each``): the link dies after this many cards read (0: never); the reports of
+        # the rest wait in the firmware's resend queue and go out when it reconnects.
+        self.drops_at = drops_at
+        self.drops = 0
         original = self._deliver
 
         def on_message(message: dict[str, Any]) -> None:
@@ -250,6 +279,8 @@ class DealingTable(SimulatedDevice):
                     self.misread_board = None  # one jam; the referee clears it
                     self.misreads += 1
                 self.hal.reader.deck = deck
+                if message.get("each") and self.drops_at:
+                    self._drop_after(self.drops_at)
                 original(message)
                 if self.app.problem:
                     self.hal.reader.deck = list(message["order"])
@@ -258,6 +289,22 @@ class DealingTable(SimulatedDevice):
             original(message)
 
         self._deliver = on_message
+
+    def _drop_after(self, cards: int) -> None:
+        """The link dies as the ``cards``-th card is read, in the middle of dealing."""
+        reader = self.hal.reader
+        plain = reader.read
+        count = 0
+
+        def read() -> Any:
+            nonlocal count
+            count += 1
+            if count == cards and self.conn.client is not None:
+                self.conn.client.drop()
+                self.drops += 1
+            return plain()
+
+        reader.read = read
 
     def step(self) -> None:
         super().step()

@@ -128,6 +128,9 @@ class GameSpec:
     # Games whose seats act during the deal (contract.DealtInSteps): a board from its deal and carry with
     # no card given out yet; the platform gives them out with ``deal_step``. None: dealt all at once.
     new_board_in_steps: Callable[[Sequence[int], dict[str, Any] | None], Board] | None = None
+    # Match games: the options of a short match (the local venue's demo) ended by ``boards`` boards or
+    # ``minutes`` minutes, whichever first, as far as the rules have such ends (boards, minutes → JSON).
+    short_match: Callable[[int, int], dict[str, Any]] | None = None
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

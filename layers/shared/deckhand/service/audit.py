@@ -41,7 +41,9 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
             if item is None:
                 continue
             counts["boards"] += 1
-            actions = [e for e in item.log if e["t"] not in ("dealt", "redeal")]  # calls are device messages
+            actions = [
+                e for e in item.log if e["t"] not in ("dealt", "redeal", "step")
+            ]  # calls are device messages
             counts["actions"] += len(actions)
             sent = [(e["s"], e["m"]) for e in actions if "m" in e]
             counts["device_actions"] += len(sent)

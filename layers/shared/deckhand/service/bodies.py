@@ -91,6 +91,15 @@ class MatchSpec(Body):
         default=None,
         description="swiss_with_cut: units [{rounds, leave}]; swiss_then_knockout: swiss_rounds, qualifiers (2ⁿ)",
     )
+    deal_ms: Annotated[
+        int,
+        Field(
+            ge=0,
+            le=10_000,
+            description="Games whose seats act during the deal (trump declared as cards arrive): ms between two cards the server "
+            "gives out at a table without a dealing table (250 by default; 0: all at once).",
+        ),
+    ] = 250
 
 
 class EventSpec(Body):

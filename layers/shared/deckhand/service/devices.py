@@ -77,6 +77,15 @@ class Hello(_Up):
 class Dealt(_OnBoard):
     t: Literal["dealt"]
     cards: Tokens
+    # A report while dealing (a game whose seats act during the deal): ``cards`` are the first ``upto``
+    # cards read so far, and the server gives them to the seats. Absent: the whole deal, read.
+    upto: Annotated[int, Field(ge=1, le=108)] | None = None
+
+    @model_validator(mode="after")
+    def _upto_counts_the_cards(self) -> Dealt:
+        if self.upto is not None and self.upto != len(self.cards):
+            raise ValueError("upto must be the number of cards reported")
+        return self
 
 
 class ActionBody(BaseModel):
@@ -104,6 +113,7 @@ _WHY = (
     ("msg", "msg must be a message id of 1–64 letters, digits or _.:-"),
     ("board", "board must be a board id"),
     ("cards", "cards must be a non-empty list of card tokens"),
+    ("upto", "upto must be the number of cards read so far (1–108)"),
     ("r", "r must be the round number of the view"),
     ("a.k", "a.k must be an action kind"),
     ("a", 'a must be an action: {"k": kind, "v"?: value, "c"?: cards, "d"?: data}'),
@@ -241,7 +251,7 @@ def _handle_as(
     if tableboard.find_logged(item, thing, msg):
         return _duplicate(rt, thing, msg, item)
     if isinstance(message, Dealt):
-        return _dealt(rt, thing, msg, item, message.cards)
+        return _dealt(rt, thing, msg, item, message.cards, partial=message.upto is not None)
     action = _action(game(item.ruleset), seat, message.a)
 
     def change(current: BoardStateItem) -> bool | None | Unchanged[bool | None]:
@@ -408,8 +418,13 @@ def _where_the_table_is(
     return shown, None
 
 
-def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list[str]) -> dict[str, Any]:
-    """Check what the dealing table read against the stored board; a mismatch stops that table's board."""
+def _dealt(
+    rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list[str], *, partial: bool = False
+) -> dict[str, Any]:
+    """Check what the dealing table read against the stored board; a mismatch stops that table's board.
+
+    In a game whose seats act during the deal the cards read reach the seats' handsets only now: a
+    report while dealing (``partial``) gives out the cards it names, checked as far as they go."""
     g = game(item.ruleset)
     _, expected = flow.current_deal(item)
     try:
@@ -418,9 +433,16 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
         read = None
         problem = f"unreadable report: {exc}"
     if read is not None:
-        problem = _deal_problem(expected, read)
+        problem = _deal_problem(expected[: len(read)] if partial else expected, read)
+    count = 0 if read is None else len(read)
 
-    def change(current: BoardStateItem) -> bool:
+    def change(current: BoardStateItem) -> bool | Unchanged[bool]:
+        if partial and not problem and current.status != "stopped":
+            # Progress: only what gives out new cards is written (a resent report changes nothing).
+            if current.status != "playing":
+                return Unchanged(False)
+            _, board = tableboard.engine_of(current)
+            return True if tableboard.give_out(current, board, count, now_ms(), msg) else Unchanged(False)
         current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "m": msg}]
         if problem and _dealt_correctly(current.log[:-1]):
             # Overtaken: the table's later, correct report of this deal was handled first (messages
@@ -436,10 +458,22 @@ def _dealt(rt: Runtime, thing: str, msg: str, item: BoardStateItem, tokens: list
             # with the clocks of the seats to act started afresh.
             current.stop_reason = None
             tableboard.resume(current)
+            _, board = tableboard.engine_of(current)
+            tableboard.give_out(current, board, count, now_ms())
             return True
+        if not problem and current.status == "playing":
+            _, board = tableboard.engine_of(current)
+            return tableboard.give_out(current, board, count, now_ms())  # the whole deal read: every card out
         return False
 
     item, resumed = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
+    if partial and not problem:
+        # A report whose cards were all out already (overtaken by a later one) is answered as a
+        # duplicate: it is not lost, a later report carried everything it did.
+        result = _ack(rt, thing, msg, duplicate=not resumed)
+        if resumed:
+            flow.after_change(rt, item)
+        return result
     if resumed:
         result = _ack(rt, thing, msg)
         flow.after_change(rt, item)

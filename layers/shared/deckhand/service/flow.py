@@ -74,6 +74,7 @@ def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
         order=format_cards(order),
         kitty=g.kitty,
         number=index + 1,
+        each=g.new_board_in_steps is not None,
     )
     rt.publisher.publish(down_topic(item.dealer), message)
 

@@ -82,7 +82,9 @@ def board_item(
         previous_board=str(board_no - 1) if board_no > 1 else "",
         carry=carry,
         status="waiting",
-        state=g.new_board(order, carry).to_json(),
+        # A game whose seats act during the deal starts with no card out (tableboard gives them out).
+        state=(g.new_board_in_steps or g.new_board)(order, carry).to_json(),
+        deal_ms=int(match.rules.get("deal_ms", 0)) if g.new_board_in_steps else 0,
         log=[],
         asked_at=[0] * g.seats,
         play_ms=[0] * g.seats,

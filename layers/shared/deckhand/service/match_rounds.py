@@ -241,6 +241,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             rules={
                 "games": settings.games.value,
                 "same_boards": settings.same_boards,
+                "deal_ms": settings.deal_ms,  # a game dealt in steps: the server's pace without a dealing table
                 "options": options_json,
                 "clock_minutes": minutes,  # each game's clock (a best of three restarts it)
                 "forfeit": list(forfeit_points(g, options)),

@@ -181,6 +181,10 @@ class ExtraBoard:
         return {"last_rounds": self.last_rounds, "leading": self.leading}
 
 
+DEAL_MS = 250  # a paced deal: ms between two cards (each of four players draws one a second)
+MAX_DEAL_MS = 10_000
+
+
 @dataclass(frozen=True)
 class MatchSettings:
     format: MatchFormat = MatchFormat.SWISS
@@ -197,6 +201,10 @@ class MatchSettings:
     knockout: KnockoutSettings = KnockoutSettings()
     stages: StageSettings = StageSettings()
     extra_board: ExtraBoard = ExtraBoard()
+    # Games whose seats act while the cards are dealt (trump declared as they come): without a dealing
+    # table the server gives the cards out one at a time, this many ms apart (250: each of four
+    # players draws a card a second, as people do); 0 gives them all at once.
+    deal_ms: int = DEAL_MS
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -210,6 +218,7 @@ class MatchSettings:
             "knockout": self.knockout.to_dict(),
             "stages": self.stages.to_dict(),
             "extra_board": self.extra_board.to_dict(),
+            "deal_ms": self.deal_ms,
         }
 
     @classmethod
@@ -218,7 +227,7 @@ class MatchSettings:
         if not isinstance(doc, dict):
             raise DeckhandError(f"match: expected an object, got {doc!r}")
         known = {"format", "games", "same_boards", "no_new_board_after", "swiss", "ranking"}
-        known |= {"round_robin", "knockout", "stages", "extra_board"}
+        known |= {"round_robin", "knockout", "stages", "extra_board", "deal_ms"}
         unknown = sorted(set(doc) - known)
         if unknown:
             raise DeckhandError(f"match.{unknown[0]}: unknown field")
@@ -257,7 +266,12 @@ class MatchSettings:
         extra = ExtraBoard.from_dict(doc.get("extra_board") or {})
         if extra.last_rounds and fmt not in (MatchFormat.SWISS, MatchFormat.SWISS_WITH_CUT):
             raise DeckhandError("match.extra_board: a Swiss's option (a bracket's games are never drawn)")
-        settings = cls(fmt, games, same, cutoff, dict(swiss), dict(ranking), rr, ko, stages, extra)
+        pace = doc.get("deal_ms", DEAL_MS)
+        if not isinstance(pace, int) or isinstance(pace, bool) or not 0 <= pace <= MAX_DEAL_MS:
+            raise DeckhandError(
+                f"match.deal_ms: expected 0…{MAX_DEAL_MS} ms between two cards of a paced deal"
+            )
+        settings = cls(fmt, games, same, cutoff, dict(swiss), dict(ranking), rr, ko, stages, extra, pace)
         settings.swiss_options([])  # checked now, not at the first round
         settings.ranking_options()
         return settings

@@ -219,6 +219,10 @@ class BoardStateItem(_Base):
     )  # the round's deal commitment: its first board's handsets show it
     in_match = BooleanAttribute(null=True)  # a board of a match (MatchItem): the next one is made as it ends
     clock_ends_at = IntAttribute(default=0)  # ms; a match's clock: then no new board (0 = no clock)
+    # A game dealt in steps (seats act during the deal): ms between two cards the server gives out
+    # (0: all at once), and when it began giving them (0: not begun, or a dealing table's reports pace it).
+    deal_ms = IntAttribute(default=0)
+    deal_from = IntAttribute(default=0)
     version = VersionAttribute()
 
 

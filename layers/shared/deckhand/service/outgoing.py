@@ -15,14 +15,14 @@ DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "ack": ("msg", "v", "dup"),
     "reject": ("msg", "code", "why", "ask"),
     "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
-    "deal": ("b", "r", "seats", "kitty", "n", "order"),
+    "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
 }
 # Device → server, as ``service.devices`` parses them.
 UP_FIELDS: dict[str, tuple[str, ...]] = {
     "hello": ("msg",),
     "act": ("msg", "board", "r", "a"),
-    "dealt": ("msg", "board", "r", "cards"),
+    "dealt": ("msg", "board", "r", "cards", "upto"),
 }
 ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
 ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
@@ -93,14 +93,24 @@ def view(
 
 
 def deal(
-    *, board: str, round_no: int, seats: int, order: list[str], kitty: int = 0, number: int = 1
+    *,
+    board: str,
+    round_no: int,
+    seats: int,
+    order: list[str],
+    kitty: int = 0,
+    number: int = 1,
+    each: bool = False,
 ) -> dict[str, Any]:
-    """The dealing table's card order; ``kitty``: the last cards go to the kitty; ``n``: a redeal."""
+    """The dealing table's card order; ``kitty``: the last cards go to the kitty; ``n``: a redeal;
+    ``each``: report every card as it is read (the seats receive only what the table has read)."""
     payload: dict[str, Any] = {"t": "deal", "b": board, "r": round_no, "seats": seats}
     if kitty:
         payload["kitty"] = kitty
     if number > 1:
         payload["n"] = number
+    if each:
+        payload["each"] = True
     payload["order"] = order
     return payload
 

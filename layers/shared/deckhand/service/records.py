@@ -18,7 +18,9 @@ from .models import BoardStateItem
 # deal number of a redeal, who applied a penalty — never the wall-clock time of the press.
 _KEPT = ("s", "t", "c", "v", "d", "n", "by")
 # Log entries that are not the play: the dealing table's reports (a misread and its re-read) and calls
-# for the referee. The record is the same however often a table's devices stumbled.
+# for the referee. The record is the same however often a table's devices stumbled. A game dealt in
+# steps keeps its steps (``{"s": -1, "t": "step", "n": cards out}``): a declaration was made with the
+# cards out then.
 _NOT_PLAY = ("dealt", "call")
 
 

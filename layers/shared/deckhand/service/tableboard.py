@@ -14,7 +14,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
 
 from ..engines.common.cards import format_cards
-from ..engines.contract import Action, Board, Timing, outcome_of
+from ..engines.contract import Action, Board, DealtInSteps, Timing, outcome_of
 from ..engines.registry import Game, game
 from . import outgoing
 from .clock import now_ms
@@ -23,8 +23,11 @@ from .messaging import Publisher, down_topic
 from .models import BoardStateItem, DealItem
 
 T = TypeVar("T")
-# Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call.
-NOT_ACTIONS = ("dealt", "redeal", "call")
+# Cards given out to the seats (a game dealt in steps): ``{"s": -1, "t": "step", "n": upto}``.
+STEP = "step"
+# Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call, a
+# deal step (replay gives the cards out again at the same points).
+NOT_ACTIONS = ("dealt", "redeal", "call", STEP)
 MAX_ATTEMPTS = 8
 # A transaction refused for a condition (the board's version) or a concurrent transaction: a lost race.
 CANCELLED = ("TransactionCanceledException", "TransactionConflictException")
@@ -42,11 +45,18 @@ def load(event_id: str, round_no: int, table: str, board: str) -> BoardStateItem
 
 
 def load_many(
-    event_id: str, round_no: int, pairs: list[tuple[str, str]], *, consistent: bool = False
+    event_id: str,
+    round_no: int,
+    pairs: list[tuple[str, str]],
+    *,
+    consistent: bool = False,
+    attributes: list[str] | None = None,
 ) -> dict[tuple[str, str], BoardStateItem]:
-    """Many boards in batched reads: (table, board) → item."""
+    """Many boards in batched reads: (table, board) → item (only ``attributes`` when given: an item
+    read so is for looking at, never for saving)."""
     keys = [(board_pk(event_id, round_no, t, b), STATE) for t, b in pairs]
-    return {(i.table, i.board): i for i in BoardStateItem.batch_get(keys, consistent_read=consistent or None)}
+    found = BoardStateItem.batch_get(keys, consistent_read=consistent or None, attributes_to_get=attributes)
+    return {(i.table, i.board): i for i in found}
 
 
 @dataclass(frozen=True)
@@ -148,7 +158,55 @@ def _ask(item: BoardStateItem, g: Game, board: Board, before: set[int], now: int
             item.asked_at[seat] = now
     clocks = [(s, board.timing(s)) for s in pending]
     deadlines = [_due(item, s, timing)[0] for s, timing in clocks if timing is not None]
+    card = next_card_at(item, board)
+    if card:
+        deadlines.append(card)  # the sweep gives the next card out then
     item.deadline = min(deadlines) if deadlines else 0
+
+
+def dealing(board: Board) -> DealtInSteps | None:
+    """The board, while its cards are still being given out (a game whose seats act during the deal)."""
+    if isinstance(board, DealtInSteps) and board.dealt < board.deal_total:
+        return board
+    return None
+
+
+def next_card_at(item: BoardStateItem, board: Board) -> int:
+    """When the server gives out the next card of a paced deal (0: not a deal the server paces)."""
+    steps = dealing(board)
+    if steps is None or not item.deal_from or not item.deal_ms:
+        return 0
+    return item.deal_from + (steps.dealt + 1) * item.deal_ms
+
+
+def give_out(item: BoardStateItem, board: Board, upto: int, now: int, msg: str = "") -> bool:
+    """Cards up to ``upto`` reach the seats (the server's pace, or what a dealing table has read: its
+    report's ``msg`` is kept with the step, so a resend of it is known); the seats newly asked (the
+    deal complete: declaring in turn) start their clocks. True if any moved."""
+    steps = dealing(board)
+    if steps is None:
+        return False
+    upto = min(upto, steps.deal_total)
+    if upto <= steps.dealt:
+        return False
+    g = game(item.ruleset)
+    before = set(board.pending())
+    steps.deal_step(upto)
+    entry: dict[str, Any] = {"s": -1, "t": STEP, "n": upto, "at": now}
+    if msg:
+        entry["m"] = msg
+    item.log = [*item.log, entry]
+    _ask(item, g, board, before, now)
+    _run_ai(item, g, board, now)
+    _finish(item, board)
+    return True
+
+
+def give_out_due(item: BoardStateItem, board: Board, now: int) -> bool:
+    """The cards of a paced deal whose time has come (the sweep and every message catch up to now)."""
+    if not next_card_at(item, board):
+        return False
+    return give_out(item, board, (now - item.deal_from) // item.deal_ms, now)
 
 
 def _due(item: BoardStateItem, seat: int, timing: Timing) -> tuple[int, Action]:
@@ -235,7 +293,7 @@ def apply_timeouts(item: BoardStateItem) -> Timeouts:
         return Timeouts(0, False)
     g, board = engine_of(item)
     deal = board.deal_index
-    applied = 0
+    applied = int(give_out_due(item, board, now_ms()))
     if clock:
         _tell_time_up(item, g, board, now_ms())
         applied += 1
@@ -275,9 +333,14 @@ def _tell_time_up(item: BoardStateItem, g: Game, board: Board, now: int) -> None
     item.log = [*item.log, {"s": 0, "t": g.time_up, "at": now}]
 
 
+def clock_ran_out(item: BoardStateItem) -> bool:
+    """The match's clock has run out while the board is in play (told or not)."""
+    return bool(item.clock_ends_at) and item.status == "playing" and now_ms() >= item.clock_ends_at
+
+
 def clock_due(item: BoardStateItem) -> bool:
     """The match's clock has run out and the board in play has not been told yet."""
-    if not item.clock_ends_at or item.status != "playing" or now_ms() < item.clock_ends_at:
+    if not clock_ran_out(item):
         return False
     kind = game(item.ruleset).time_up
     return bool(kind) and not any(entry["t"] == kind for entry in item.log)
@@ -314,6 +377,13 @@ def start(item: BoardStateItem) -> None:
     g, board = engine_of(item)
     item.status = "playing"
     now = now_ms()
+    steps = dealing(board)
+    if steps is not None and not item.dealer:
+        # Nobody deals physical cards here: the server gives them out at the event's pace (or at once).
+        if item.deal_ms:
+            item.deal_from = now
+        else:
+            give_out(item, board, steps.deal_total, now)
     _ask(item, g, board, set(), now)
     _run_ai(item, g, board, now)
     _finish(item, board)
@@ -331,7 +401,7 @@ def _make_from_carry(item: BoardStateItem) -> None:
     carry = outcome_of(result_of(previous)).carry
     deal = DealItem.get(event_pk(item.event_id), deal_sk(item.round, item.group, item.board))
     item.carry = carry
-    item.state = g.new_board(list(deal.order), carry).to_json()
+    item.state = (g.new_board_in_steps or g.new_board)(list(deal.order), carry).to_json()
 
 
 def resume(item: BoardStateItem) -> None:
@@ -401,8 +471,12 @@ def replay(item: BoardStateItem, order: list[int]) -> Board:
     from ..engines.common.cards import parse_cards
 
     g = game(item.ruleset)
-    board = g.new_board(order, item.carry)
+    steps = g.new_board_in_steps is not None and any(entry["t"] == STEP for entry in item.log)
+    board = (g.new_board_in_steps if steps and g.new_board_in_steps else g.new_board)(order, item.carry)
     for entry in item.log:
+        if entry["t"] == STEP and isinstance(board, DealtInSteps):
+            board.deal_step(entry["n"])
+            continue
         if entry["t"] in NOT_ACTIONS:
             continue
         cards = tuple(parse_cards(entry.get("c", []), decks=g.decks, jokers=g.jokers))

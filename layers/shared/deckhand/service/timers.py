@@ -17,6 +17,20 @@ from .round_boards import boards_of_round
 from .runtime import Runtime
 from .tableboard import Unchanged
 
+# The attributes of a board the sweep decides from (its key, status, clocks and successor).
+SWEPT = [
+    "pk",
+    "sk",
+    "table",
+    "board",
+    "status",
+    "deadline",
+    "clock_ends_at",
+    "next_board",
+    "event_id",
+    "round",
+]
+
 
 def sweep(rt: Runtime) -> dict[str, int]:
     counts = {"rounds": 0, "boards": 0, "timeouts": 0, "rescored": 0, "started": 0}
@@ -27,7 +41,9 @@ def sweep(rt: Runtime) -> dict[str, int]:
             continue
         counts["rounds"] += 1
         pairs = boards_of_round(active.event_id, active.round, r)
-        items = tableboard.load_many(active.event_id, active.round, pairs)
+        # What the sweep looks at, never the boards' states and logs (a round's boards are read whole
+        # only where something is due: the venue sweeps every second).
+        items = tableboard.load_many(active.event_id, active.round, pairs, attributes=SWEPT)
         scored = _scored(
             [item for item in items.values() if item.status == "ended"], active.event_id, active.round
         )
@@ -37,7 +53,7 @@ def sweep(rt: Runtime) -> dict[str, int]:
                 continue
             counts["boards"] += 1
             due = item.deadline and item.deadline <= now_ms()
-            if item.status == "playing" and (due or tableboard.clock_due(item)):
+            if item.status == "playing" and (due or tableboard.clock_ran_out(item)):
                 counts["timeouts"] += _timeout(rt, item)
             elif item.status == "ended":
                 if (item.table, item.board) not in scored:
@@ -54,6 +70,8 @@ def sweep(rt: Runtime) -> dict[str, int]:
 
 
 def _timeout(rt: Runtime, item: BoardStateItem) -> int:
+    """Apply what is due on the board, read whole now (``item`` has the swept attributes only)."""
+
     def change(current: BoardStateItem) -> tableboard.Timeouts | Unchanged[tableboard.Timeouts]:
         timeouts = tableboard.apply_timeouts(current)
         return timeouts if timeouts.applied else Unchanged(timeouts)

@@ -87,4 +87,5 @@ SPEC = GameSpec(
     forfeit_points=_forfeit,
     no_draws=lambda options: {**options, "draws": False},  # RULES.md §4.3: an extra board decides
     decider=lambda options: {**options, "end_mode": "boards", "boards": 1, "draws": False},
+    short_match=lambda boards, minutes: {"end_mode": "time_or_boards", "boards": boards, "minutes": minutes},
 )

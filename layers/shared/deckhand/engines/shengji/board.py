@@ -618,7 +618,11 @@ class ShengjiBoard(StoredBoard):
                 "levels_after": [format_level(x) for x in after],
                 "dealer": self.dealer,
                 "trump": self._trump_letter(),
+                "declarer": None if self.declarer == NONE else self.declarer,
                 "defender_points": defender_points,
+                # the cards buried, and what they counted for the defenders (× the last trick)
+                "kitty": format_cards(self.buried),
+                "kitty_multiplier": self.multiplier,
                 "penalties": [list(p) for p in self.penalties],
             },
         }

@@ -13,8 +13,9 @@ from itertools import islice
 
 from ..common.cards import BLACK_JOKER, suit_of
 from ..contract import Action
+from . import HAND_SIZE
 from . import declare as dc
-from .board import BURY, DECLARE, PLAY, SeatView, side_of
+from .board import BURY, DEAL_TOTAL, DECLARE, PLAY, SeatView, side_of
 from .cards import TRUMP, Trump, natural, points
 from .combos import Kind, decompose, play_key, throw_failures, throw_failures_one, trick_winner
 from .legal import by_suit, iter_follows
@@ -31,6 +32,8 @@ class ShengjiBot:
 
     def decide(self, view: SeatView) -> Action | None:
         if view.seat not in view.pending:
+            if view.phase == DECLARE and view.dealt < DEAL_TOTAL and view.hand:
+                return self._declare_while_dealt(view)  # nobody is asked yet: any seat may declare
             return None
         if view.phase == DECLARE:
             return self._declare(view)
@@ -46,7 +49,13 @@ class ShengjiBot:
 
     # -- declaring ------------------------------------------------------------------------------
 
-    def _declare(self, view: SeatView) -> Action:
+    def _declare_while_dealt(self, view: SeatView) -> Action | None:
+        """While cards arrive: declare (or overcall) once the suit is long for the cards held so far."""
+        enough = max(3, -(-LONG_ENOUGH * len(view.hand) // HAND_SIZE))
+        action = self._declare(view, enough)
+        return action if action.kind == "declare" else None
+
+    def _declare(self, view: SeatView, enough: int = LONG_ENOUGH) -> Action:
         counts = Counter(view.hand)
         standing = None if view.standing is None else dc.Declaration(*view.standing)
         state = dc.Declared(standing, standing)
@@ -62,7 +71,7 @@ class ShengjiBot:
                 strength = self._trump_length(
                     view.hand, view.level, None if card >= BLACK_JOKER else suit_of(card)
                 )
-                if strength >= LONG_ENOUGH and (best is None or strength > best[0]):
+                if strength >= enough and (best is None or strength > best[0]):
                     best = (strength, (card,) * k)
         if best is None:
             return Action(view.seat, "pass")

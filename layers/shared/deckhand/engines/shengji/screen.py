@@ -11,7 +11,7 @@ from typing import Any
 
 from ..common import screen as draw
 from . import declare as dc
-from .board import BURY, DECLARE, END, SeatView, ShengjiBoard, side_of
+from .board import BURY, DEAL_TOTAL, DECLARE, END, SeatView, ShengjiBoard, side_of
 from .options import format_level
 
 
@@ -32,6 +32,10 @@ def screen(board: object, seat: int) -> dict[str, Any]:
         lines.append(
             f"Defenders {result['defender_points']} points; levels {' '.join(result['carry']['levels'])}"
         )
+        kitty = result.get("kitty")
+        if kitty:  # shown to all once the board ends, with what it counted (× the last trick)
+            buried = draw.cards_text(board.buried)
+            lines.append(f"Kitty {buried}: ×{kitty['multiplier']} = {kitty['points']} points")
         lines.append(draw.scores_line(result["scores"]))
     hand = sorted(v.hand, key=ctx.order_key)
     return draw.screen(v.hand, lines, _ask(v, hand), order=ctx.order_key)
@@ -53,7 +57,11 @@ def _status(v: SeatView) -> str:
 def _trump(v: SeatView) -> str:
     level = format_level(v.level).replace("T", "10")
     if v.phase == DECLARE:
-        shown = "none yet" if v.standing is None else draw.cards_text([v.standing[1]] * v.standing[2])
+        shown = (
+            "none yet"
+            if v.standing is None
+            else f"{draw.cards_text([v.standing[1]] * v.standing[2])} by {draw.seat_name(v.standing[0], v.seat)}"
+        )
         return f"Level {level}; declared: {shown}"
     suit = "no trump" if v.no_trump else "trump " + draw.SYMBOLS["DCHS"[v.trump_suit]]
     return f"Level {level}, {suit}; dealer {draw.seat_name(v.dealer, v.seat)}"
@@ -66,7 +74,8 @@ def _points(v: SeatView) -> str | None:
 
 
 def _ask(v: SeatView, hand: list[int]) -> dict[str, Any] | None:
-    if v.seat not in v.pending:
+    while_dealt = v.phase == DECLARE and not v.pending and v.dealt < DEAL_TOTAL
+    if v.seat not in v.pending and not while_dealt:
         return None
     if v.phase == DECLARE:
         standing = None if v.standing is None else dc.Declaration(*v.standing)
@@ -82,6 +91,15 @@ def _ask(v: SeatView, hand: list[int]) -> dict[str, Any] | None:
                 except ValueError:
                     pass
         places = [i for i, c in enumerate(hand) if c in usable]
+        if while_dealt:
+            # Cards still arriving: any seat may declare now with what it holds; nobody passes yet.
+            if not places:
+                return None
+            return draw.ask(
+                "Declare trump now (a level card, a pair, or a joker pair)",
+                [draw.option("Declare", "declare", cards=True)],
+                places,
+            )
         return draw.ask(
             "Declare trump (a level card, a pair, or a joker pair) or pass",
             [draw.option("Declare", "declare", cards=True), draw.option("Pass", "pass")],

@@ -65,6 +65,8 @@ def _spec(board: type[ShengjiBoard], preset: Preset, name: str, alias: str) -> G
         time_up="time_up",
         forfeit_points=lambda options: (13, -13),  # docs/competition.md ⚖ Shengji: +13:−13
         no_draws=lambda options: {**options, "draws": False},
+        # §5 ends a game by level or time, never by a count of boards: a short match is a short clock.
+        short_match=lambda boards, minutes: {"minutes": minutes, "last_board_minutes": minutes},
     )
 
 

@@ -1,0 +1,255 @@
+"""A Shengji match event through the services (RULES.md §5): the cards given out one at a time while
+any seat may declare trump, by the server's pace or as a dealing table reads them, the kitty to the
+dealer alone, and whole matches board after board to the export (issue: Shengji through the system)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from backend import Backend, act
+from deckhand.engines.common.cards import format_cards, parse_cards
+from deckhand.engines.registry import game
+from deckhand.service import events, match_results, pairs, rounds, tableboard
+from deckhand.service.audit import audit_event
+from deckhand.service.match_settings import DEAL_MS
+from deckhand.service.round_boards import list_matches
+from test_backend_match import PAIRS, THINGS, SeatBot, match_event
+
+YAOJI = "shengji-yaoji2010"
+COMMON = "shengji-common"
+DEALERS = ["sj-deal-A", "sj-deal-B"]
+
+
+def prepare(b: Backend, *, ruleset: str = YAOJI, dealers: bool = False, **changes: Any) -> list[SeatBot]:
+    events.create_event(
+        match_event(
+            ruleset=ruleset,
+            rounds=2,
+            deal_seed="shengji-league",
+            match={"format": "swiss", **changes.pop("match", {})},
+            options=changes.pop("options", {"minutes": 60, "last_board_minutes": 50}),
+            **changes,
+        )
+    )
+    pairs.register_pairs(
+        "league",
+        [
+            {"id": p, "players": [{"id": f"{p}1"}, {"id": f"{p}2"}], "region": "R" + str(i % 2)}
+            for i, p in enumerate(PAIRS)
+        ],
+    )
+    tables = [{"id": "A", "seats": THINGS[:4]}, {"id": "B", "seats": THINGS[4:]}]
+    if dealers:
+        for table, thing in zip(tables, DEALERS, strict=True):
+            table["dealer"] = thing
+    events.register_tables("league", tables)
+    return [SeatBot(b, t) for t in THINGS]
+
+
+def board_of(table: str = "A", board: str = "1") -> Any:
+    item = tableboard.load("league", 1, table, board)
+    assert item is not None
+    return item, tableboard.engine_of(item)[1]
+
+
+def shown_hand(b: Backend, thing: str) -> list[str]:
+    view = b.last_view(thing)
+    assert view is not None
+    return list(view["h"])
+
+
+def declare(b: Backend, thing: str, msg: str, cards: list[int]) -> dict[str, Any]:
+    return b.send(thing, act(msg, "1", "declare", c=format_cards(cards), r=1))
+
+
+def level_cards(board: Any, seat: int) -> list[int]:
+    """The seat's cards that may declare at level 2 now (a 2 of a suit)."""
+    return [c for c in board.hand(seat) if 48 <= c < 52]  # ranks run 3…A, 2: the 2s are 48…51
+
+
+def test_without_a_dealing_table_the_server_gives_the_cards_out_at_the_events_pace(backend):
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "league")
+    item, board = board_of()
+    assert board.dealt == 0 and item.deal_ms == DEAL_MS and item.deadline == item.deal_from + DEAL_MS
+    assert all(shown_hand(backend, t) == [] for t in THINGS[:4]), "no card before its time"
+    backend.clock.advance(2 * DEAL_MS - 1)
+    backend.sweep()
+    assert board_of()[1].dealt == 1  # the second card is not due yet
+    backend.clock.advance(1)
+    backend.sweep()
+    item, board = board_of()
+    assert board.dealt == 2 and [len(shown_hand(backend, t)) for t in THINGS[:4]] == [1, 1, 0, 0]
+    # Each handset holds exactly what the seat was given, never a card of another seat or the kitty.
+    for seat, thing in enumerate(THINGS[:4]):
+        assert sorted(parse_cards(shown_hand(backend, thing), decks=2, jokers=True)) == board.hand(seat)
+    backend.clock.advance(100 * DEAL_MS)
+    backend.sweep()
+    item, board = board_of()
+    assert board.dealt == 100 and [len(board.hand(s)) for s in range(4)] == [25] * 4
+    assert [len(shown_hand(backend, t)) for t in THINGS[:4]] == [25] * 4
+    steps = [e["n"] for e in item.log if e["t"] == "step"]
+    assert steps == [1, 2, 100] and board.pending(), "dealt out: the seats are asked in turn"
+
+
+def test_a_declaration_while_dealing_is_shown_to_every_seat_and_checked_against_the_cards_held(backend):
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "league")
+    _, full = board_of()
+    # the deal order says who gets the first 2 and when: card i goes to seat i mod 4
+    arrives = next(i for i in range(100) if 48 <= full.order[i] < 52)
+    seat, card = arrives % 4, full.order[arrives]
+    thing = THINGS[seat]
+    early = declare(backend, thing, "d-1", [card])
+    assert early["status"] == "rejected", "a card not yet received cannot declare"
+    backend.clock.advance((arrives + 1) * DEAL_MS)
+    backend.sweep()
+    ask = backend.last_view(thing)["ask"]
+    assert ask and [o["a"]["k"] for o in ask["o"]] == ["declare"], "declaring is offered while dealing"
+    assert declare(backend, thing, "d-2", [card])["status"] == "accepted"
+    item, board = board_of()
+    assert board.dealt == arrives + 1, "a declaration gives out no card"
+    for other in THINGS[:4]:
+        lines = " ".join(line for line in backend.last_view(other)["l"] if line)
+        assert "declared:" in lines and ("by you" if other == thing else f"by seat {seat}") in lines
+    before = item.version
+    assert declare(backend, thing, "d-2", [card])["status"] == "duplicate"
+    assert board_of()[0].version == before
+
+
+def test_two_declarations_at_once_give_one_standing_declaration(backend):
+    prepare(backend, match={"deal_ms": 0})  # every card out at once: both seats hold their 2s
+    rounds.request_next_round(backend.rt, "league")
+    _, board = board_of()
+    holders = [(s, level_cards(board, s)[0]) for s in range(4) if level_cards(board, s)]
+    assert len(holders) >= 2
+    (s1, c1), (s2, c2) = holders[:2]
+    outcomes: list[dict[str, Any]] = []
+    barrier = threading.Barrier(2)
+
+    def send(thing: str, msg: str, card: int) -> None:
+        barrier.wait()
+        outcomes.append(declare(backend, thing, msg, [card]))
+
+    threads = [
+        threading.Thread(target=send, args=(THINGS[s1], "race-1", c1)),
+        threading.Thread(target=send, args=(THINGS[s2], "race-2", c2)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    item, board = board_of()
+    declared = [e for e in item.log if e["t"] == "declare"]
+    accepted = [o for o in outcomes if o["status"] == "accepted"]
+    assert len(declared) == len(accepted) >= 1
+    if len(accepted) == 1:  # a single level card does not overcall a single (§5): the loser is told why
+        assert next(o for o in outcomes if o["status"] == "rejected")["code"]
+
+
+def test_a_handset_rebooting_during_the_deal_gets_the_cards_dealt_so_far_and_the_declarations(backend):
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "league")
+    backend.clock.advance(41 * DEAL_MS)
+    backend.sweep()
+    _, board = board_of()
+    assert board.dealt == 41
+    backend.publisher.sent.clear()
+    assert backend.send(THINGS[1], {"t": "hello", "msg": "boot-1"})["status"] == "accepted"
+    view = backend.last_view(THINGS[1])
+    assert sorted(parse_cards(view["h"], decks=2, jokers=True)) == board.hand(1)
+    assert len(view["h"]) == 10 and "41 of 100" in " ".join(x for x in view["l"] if x)
+    assert not [p for p in backend.publisher.sent if p[0] != f"dh/{THINGS[1]}/down"], "nobody else is sent"
+
+
+def test_a_dealing_table_releases_each_card_only_once_it_has_read_it(backend):
+    prepare(backend, dealers=True)
+    rounds.request_next_round(backend.rt, "league")
+    deal = next(p for p in backend.publisher.to(DEALERS[0]) if p["t"] == "deal")
+    assert deal["each"] is True and len(deal["order"]) == 108
+    order = deal["order"]
+    backend.clock.advance(60_000)
+    backend.sweep()
+    assert board_of()[1].dealt == 0, "the server never paces a table that deals physical cards"
+
+    def report(msg: str, upto: int) -> dict[str, Any]:
+        payload = {"t": "dealt", "msg": msg, "board": "1", "r": 1, "cards": order[:upto], "upto": upto}
+        return backend.send(DEALERS[0], payload)
+
+    assert report("t-1", 8)["status"] == "accepted"
+    assert [len(shown_hand(backend, t)) for t in THINGS[:4]] == [2, 2, 2, 2]
+    # Reports 9…23 are lost; the table's next one carries every card read so far.
+    assert report("t-24", 24)["status"] == "accepted"
+    assert board_of()[1].dealt == 24 and len(shown_hand(backend, THINGS[0])) == 6
+    version = board_of()[0].version
+    assert report("t-1", 8)["status"] == "duplicate"  # resent late: changes nothing
+    assert report("t-9", 9)["status"] == "duplicate"  # overtaken by a later report: changes nothing
+    assert board_of()[0].version == version and board_of()[1].dealt == 24
+    refused = backend.send(
+        DEALERS[0], {"t": "dealt", "msg": "t-y", "board": "1", "r": 1, "cards": order[:3], "upto": 4}
+    )
+    assert refused["status"] == "rejected" and refused["code"] == "malformed"
+    full = backend.send(DEALERS[0], {"t": "dealt", "msg": "t-all", "board": "1", "r": 1, "cards": order})
+    assert full["status"] == "accepted"
+    assert board_of()[1].dealt == 100 and [len(shown_hand(backend, t)) for t in THINGS[:4]] == [25] * 4
+
+
+def test_a_misread_while_dealing_stops_the_board_before_the_wrong_card_reaches_a_seat(backend):
+    prepare(backend, dealers=True)
+    rounds.request_next_round(backend.rt, "league")
+    order = next(p for p in backend.publisher.to(DEALERS[0]) if p["t"] == "deal")["order"]
+    wrong = [*order[:5], next(t for t in order if t != order[5])]
+    payload = {"t": "dealt", "msg": "m-6", "board": "1", "r": 1, "cards": wrong, "upto": 6}
+    assert backend.send(DEALERS[0], payload)["code"] == "deal_mismatch"
+    item, board = board_of()
+    assert item.status == "stopped" and board.dealt == 0
+    # The referee cleared it; the table deals again from the first card.
+    again = {"t": "dealt", "msg": "m-again", "board": "1", "r": 1, "cards": order[:6], "upto": 6}
+    assert backend.send(DEALERS[0], again)["status"] == "accepted"
+    item, board = board_of()
+    assert item.status == "playing" and board.dealt == 6
+
+
+def finish_round(b: Backend, bots: list[SeatBot], round_no: int = 1) -> None:
+    """Bots decide on every view; the clock moves a card's time between passes (the server's pace)."""
+    for _ in range(5_000):
+        moved = False
+        for bot in bots:
+            outcome = bot.act()
+            if outcome is not None:
+                assert outcome["status"] in ("accepted", "rejected"), outcome
+                moved = True
+        if all(m.status == "done" for m in list_matches("league", round_no)):
+            return
+        if not moved:  # a second passes: four more cards are out
+            b.clock.advance(4 * DEAL_MS)
+            b.sweep()
+    raise AssertionError("the round did not finish")
+
+
+@pytest.mark.parametrize("ruleset", [YAOJI, COMMON])
+def test_a_round_of_shengji_matches_runs_to_an_export_of_every_board(backend, ruleset):
+    # Bots decide at once: the deals' 25 s each set the pace; no new board after 2 minutes.
+    bots = prepare(backend, ruleset=ruleset, options={"minutes": 3, "last_board_minutes": 2})
+    rounds.request_next_round(backend.rt, "league")
+    finish_round(backend, bots)
+    doc = match_results.results_document(events.get_event("league"), 1)
+    boards = [b for m in doc["matches"] if m.get("boards") for b in m["boards"]]
+    assert boards
+    for entry in boards:
+        assert set(entry) >= {"board", "dealer", "trump", "declarer", "defender_points", "kitty",
+                              "kitty_multiplier", "levels_before", "levels_after"}  # fmt: skip
+        assert len(entry["kitty"]) == 8 and entry["kitty_multiplier"] in (0, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+        assert set(entry["levels_before"]) == set(entry["levels_after"]) and len(entry["levels_after"]) == 2
+        assert entry["trump"] in (None, "D", "C", "H", "S")
+        steps = [s for s in entry["play"] if s["t"] == "step"]
+        assert steps and steps[-1]["n"] == 100, "the play record keeps when the cards came"
+    audit = audit_event("league")
+    assert audit["replay_mismatches"] == 0, audit
+    # The kitty went to the dealer's handset alone: no other seat's screen ever showed 33 cards.
+    for thing in THINGS:
+        for view in (p for p in backend.publisher.to(thing) if p["t"] == "view"):
+            assert len(view["h"]) <= 33
+    assert game(ruleset).new_board_in_steps is not None
