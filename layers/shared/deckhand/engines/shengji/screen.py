@@ -12,7 +12,9 @@ from typing import Any
 from ..common import screen as draw
 from . import declare as dc
 from .board import BURY, DEAL_TOTAL, DECLARE, END, SeatView, ShengjiBoard, side_of
-from .options import format_level
+from .cards import TRUMP
+from .combos import decompose, match
+from .options import ThrowPenalty, format_level
 
 
 def screen(board: object, seat: int) -> dict[str, Any]:
@@ -24,8 +26,14 @@ def screen(board: object, seat: int) -> dict[str, Any]:
     lines.append(draw.trick_line(v.trick, seat))
     if v.throws:
         s, attempted, forced = v.throws[-1]
+        penalty = (
+            f"; penalty {10 * len(attempted)} points"
+            if v.options.throw_penalty is ThrowPenalty.TEN_PER_CARD
+            else ""
+        )
         lines.append(
-            f"Failed throw: {draw.seat_name(s, seat)} {draw.cards_text(attempted)} → {draw.cards_text(forced)}"
+            f"Failed throw: {draw.seat_name(s, seat)} {draw.cards_text(attempted)} → "
+            f"{draw.cards_text(forced)}{penalty}"
         )
     if v.phase == END:
         result = board.result()
@@ -107,4 +115,34 @@ def _ask(v: SeatView, hand: list[int]) -> dict[str, Any] | None:
         )
     if v.phase == BURY:
         return draw.ask("Bury a card", [draw.option("Bury", "bury", cards=True)])
-    return draw.play_ask("Your lead" if not v.trick else "Follow", can_pass=False)
+    if not v.trick:
+        return draw.play_ask("Your lead (several components of one suit: a throw)", can_pass=False)
+    return _follow_ask(v, hand)
+
+
+def _follow_ask(v: SeatView, hand: list[int]) -> dict[str, Any]:
+    """What following asks (§5.1 "following"), marked on the hand: holding enough of the led suit, only
+    its cards may be chosen, and the prompt names the pairs or tractor that must go with them; holding
+    too few, every card of the suit goes and any others make up the count."""
+    ctx = v.context
+    n = len(v.lead)
+    suit = ctx.eff[v.lead[0]]
+    name = "trump" if suit == TRUMP else draw.SYMBOLS["DCHS"[suit]]
+    in_suit = [c for c in v.hand if ctx.eff[c] == suit]
+    play = [draw.option("Play", "play", cards=True)]
+    if len(in_suit) < n:
+        if not in_suit:
+            return draw.ask(f"No {name}: play any {n} card{'s' if n > 1 else ''}", play)
+        others = n - len(in_suit)
+        return draw.ask(
+            f"Play all {len(in_suit)} {name} and {others} other card{'s' if others > 1 else ''}", play
+        )
+    need = match(in_suit, decompose(v.lead, ctx), ctx, suit)
+    if need.tractor_pairs:
+        shape = f", a tractor of {need.tractor_pairs} pairs"
+    elif need.pairs:
+        shape = f", with {need.pairs} pair{'s' if need.pairs > 1 else ''}"
+    else:
+        shape = ""
+    places = [i for i, c in enumerate(hand) if ctx.eff[c] == suit]
+    return draw.ask(f"Follow {name}: {n} card{'s' if n > 1 else ''}{shape}", play, places)
