@@ -1,8 +1,12 @@
-"""Scheduled sweep: timeout defaults for decisions whose deadline has passed; ended boards scored."""
+"""Scheduled sweep: timeout defaults for decisions whose deadline has passed; ended boards scored.
+
+Invoked with ``{"pace": board}`` it is a deal's pacer instead (service/pacing.py): the cards of a
+board the server deals given out as they fall due, far oftener than the schedule's minute."""
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.context import runtime
+from deckhand.service.pacing import pace_deal
 from deckhand.service.timers import sweep
 
 logger = Logger(service="timers")
@@ -12,6 +16,8 @@ metrics = Metrics(namespace="Deckhand", service="timers")
 @logger.inject_lambda_context
 @metrics.log_metrics
 def handler(event, context):
+    if isinstance(event, dict) and isinstance(event.get("pace"), dict):
+        return {"steps": pace_deal(runtime(), event["pace"])}
     counts = sweep(runtime())
     metrics.add_metric(name="Timeouts", unit=MetricUnit.Count, value=counts["timeouts"])
     return counts

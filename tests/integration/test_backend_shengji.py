@@ -253,3 +253,44 @@ def test_a_round_of_shengji_matches_runs_to_an_export_of_every_board(backend, ru
         for view in (p for p in backend.publisher.to(thing) if p["t"] == "view"):
             assert len(view["h"]) <= 33
     assert game(ruleset).new_board_in_steps is not None
+
+
+def test_003s_match_no_new_board_after_50_minutes_and_no_same_region_pairs_in_round_1(backend):
+    prepare(backend, match={"swiss": {"no_same_region_round1": True}})
+    rounds.request_next_round(backend.rt, "league")
+    regions = {p: "R" + str(i % 2) for i, p in enumerate(PAIRS)}
+    for m in list_matches("league", 1):
+        a, b = m.pairs
+        assert regions[a] != regions[b], "003: no two pairs of one region meet in round 1"
+        assert m.clock_ends_at == m.started_at + 50 * 60_000
+
+
+def test_the_pacer_gives_each_card_out_when_it_falls_due_and_hands_over_past_its_budget(backend):
+    """AWS sweeps once a minute: a board the server deals gets a pacer (the timers function given the
+    board), started with the board; it sleeps until each card is due and gives it out, each card once
+    however many pacers and sweeps run."""
+    from deckhand.service import pacing
+
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "league")
+    requests = [p for name, p in backend.invocations if name == "pace"]
+    assert sorted(r["pace"]["table"] for r in requests) == ["A", "B"]
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:  # the clock moves as the pacer sleeps
+        slept.append(seconds)
+        backend.clock.advance(round(seconds * 1000))
+
+    views_before = len(backend.publisher.to(THINGS[0]))
+    steps = pacing.pace_deal(backend.rt, requests[0]["pace"], sleep=sleep, budget_ms=10 * DEAL_MS)
+    item, board = board_of(requests[0]["pace"]["table"])
+    assert steps == board.dealt == 10 and all(s == DEAL_MS / 1000 for s in slept)
+    assert len(backend.publisher.to(THINGS[0])) > views_before  # each step sent the table its views
+    handed_over = [p for name, p in backend.invocations if name == "pace"][len(requests) :]
+    assert handed_over == [requests[0]], "past its budget it invokes a pacer for the rest"
+    backend.sweep()  # a sweep at the same moment gives out nothing twice
+    assert board_of(requests[0]["pace"]["table"])[1].dealt == 10
+    assert pacing.pace_deal(backend.rt, requests[0]["pace"], sleep=sleep) == 90
+    item, board = board_of(requests[0]["pace"]["table"])
+    assert board.dealt == 100 and [e["n"] for e in item.log if e["t"] == "step"] == list(range(1, 101))
+    assert pacing.pace_deal(backend.rt, requests[0]["pace"], sleep=sleep) == 0  # a retry: nothing left

@@ -83,6 +83,11 @@ def call(module: ModuleType, name: str, event: dict[str, Any]) -> Any:
 Job = tuple[str, dict[str, Any], Path | None]  # function, payload, its journal file
 
 
+# Work the venue's own sweep does (every second): a paced deal's cards are given out by it, so its
+# pacer (service/pacing.py: AWS's schedule runs once a minute) is not run here.
+SWEPT_HERE = frozenset({"pace"})
+
+
 class AsyncInvoker:
     """``invoke(name, payload)`` like Lambda's InvocationType=Event: queued, retried twice; journaled
     in ``journal`` (a folder) when given, so a crash loses no invocation."""
@@ -108,6 +113,8 @@ class AsyncInvoker:
         return self
 
     def __call__(self, name: str, payload: dict[str, Any]) -> None:
+        if name in SWEPT_HERE:
+            return
         path = None
         if self.journal is not None:
             path = self.journal / f"{uuid.uuid4().hex}.json"

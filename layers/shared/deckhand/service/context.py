@@ -17,7 +17,11 @@ def runtime() -> Runtime:
         _runtime = Runtime(
             IotDataPublisher(os.environ.get("IOT_DATA_ENDPOINT") or None),
             lambda_invoker(
-                {"deal": os.environ.get("DEAL_FUNCTION", ""), "score": os.environ.get("SCORE_FUNCTION", "")}
+                {
+                    "deal": os.environ.get("DEAL_FUNCTION", ""),
+                    "score": os.environ.get("SCORE_FUNCTION", ""),
+                    "pace": os.environ.get("PACE_FUNCTION", ""),
+                }
             ),
         )
     return _runtime

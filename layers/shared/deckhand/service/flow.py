@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
 
@@ -14,6 +15,15 @@ from .messaging import down_topic
 from .models import BoardStateItem, DealItem
 from .runtime import Runtime
 from .tableboard import Unchanged
+
+PACE = "pace"  # the pacer of a deal the server gives out (service/pacing.py; on AWS the timers function)
+
+
+def pace_request(item: BoardStateItem) -> dict[str, Any]:
+    """The invocation that paces ``item``'s deal."""
+    return {
+        "pace": {"event_id": item.event_id, "round": item.round, "table": item.table, "board": item.board}
+    }
 
 
 def start_board(
@@ -32,6 +42,8 @@ def start_board(
     item, started = tableboard.transact((event_id, round_no, table, board), change)
     if started:
         send_deal_order(rt, item)
+        if item.deal_from and item.deal_ms:
+            rt.invoke(PACE, pace_request(item))  # the server gives this board's cards out (pacing.py)
     if started or resend:
         after_change(rt, item)
     return started

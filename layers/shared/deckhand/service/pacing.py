@@ -1,0 +1,67 @@
+"""A paced deal given out on time (docs/protocol.md "Paced deal"): on AWS the timers' schedule runs
+once a minute, too seldom for a card every quarter second, so a board whose cards the server gives
+out gets a pacer — an asynchronous invocation that sleeps until each card is due, gives it out and
+sends the table its views, and hands over to a fresh invocation before its time budget runs out.
+
+Every step is the sweep's own (``tableboard.give_out_due`` under the board's version check): a retried
+or doubled pacer, a sweep and the table's messages may all give cards out, each card exactly once.
+The local venue sweeps every second, which paces its deals without a pacer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from . import flow, tableboard
+from .clock import now_ms
+from .flow import PACE, pace_request
+from .models import BoardStateItem
+from .runtime import Runtime
+from .tableboard import Unchanged
+
+BUDGET_MS = 60_000  # one invocation paces this long at most, then hands over to the next
+
+
+def pace_deal(
+    rt: Runtime,
+    key: dict[str, Any],
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    budget_ms: int = BUDGET_MS,
+) -> int:
+    """Give the board's cards out as they fall due until its deal is complete (or it stops, or ends);
+    the steps this invocation made. Past ``budget_ms`` it invokes a pacer for the rest and returns."""
+    board_key = (str(key["event_id"]), int(key["round"]), str(key["table"]), str(key["board"]))
+    started = now_ms()
+    steps = 0
+    while True:
+        item = tableboard.load(*board_key)
+        if item is None or item.status != "playing":
+            return steps
+        _, board = tableboard.engine_of(item)
+        due = tableboard.next_card_at(item, board)
+        if not due:
+            return steps  # dealt out, or a dealing table's reads pace this board
+        if due - started > budget_ms:
+            rt.invoke(PACE, pace_request(item))
+            return steps
+        wait = due - now_ms()
+        if wait > 0:
+            sleep(wait / 1000)
+        if _give_out_due(rt, board_key):
+            steps += 1
+
+
+def _give_out_due(rt: Runtime, key: tuple[str, int, str, str]) -> bool:
+    def change(current: BoardStateItem) -> bool | Unchanged[bool]:
+        if current.status != "playing":
+            return Unchanged(False)
+        _, board = tableboard.engine_of(current)
+        return True if tableboard.give_out_due(current, board, now_ms()) else Unchanged(False)
+
+    item, moved = tableboard.transact(key, change)
+    if moved:
+        flow.after_change(rt, item)
+    return moved
