@@ -43,4 +43,7 @@ def test_the_long_pip_installs_say_what_they_install_and_why_it_takes_time(targe
 
 def test_make_demo_writes_each_games_results_to_its_own_folder():
     (line,) = [line for line in _recipe("demo") if "deckhand demo" in line]
-    assert "--out out/$(or $(GAME),bigtwo)" in line
+    assert "--game $(DEMO_GAME)" in line and "--out out/$(DEMO_GAME)" in line
+    makefile = (ROOT / "Makefile").read_text()
+    # GAME, and a preset of it (PRESET=common: the rule set shengji-common), each in its own folder.
+    assert "DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))" in makefile
