@@ -340,6 +340,24 @@ def test_dealer_deals_checks_and_reports():
     assert app.problem is None and conn.sent[-1]["cards"] == order
 
 
+def test_a_selection_survives_a_card_arriving_while_the_same_decision_stands():
+    """A paced deal: a new card (a new view) comes while the player selects cards to declare; the
+    same ask keeps the selected cards, found where they now lie; another ask drops the selection."""
+    declare = {"p": "Declare trump now", "o": [{"l": "Declare", "a": {"k": "declare", "c": True}}], "s": [1]}
+    hal, conn = Hal(), Conn()
+    app = Handset(hal, protocol.MessageIds("hs", MemStore()))
+    app.attach(conn)
+    app.on_message(view(ask=declare, hand=("D3", "H2"), version=1))
+    app.on_input("sel:1")
+    moved = dict(declare, s=[2])
+    app.on_message(view(ask=moved, hand=("C3", "D3", "H2"), version=2))
+    assert app.selected == {2}
+    app.on_input("ok")
+    assert conn.sent[-1]["a"] == {"k": "declare", "c": ["H2"]}
+    app.on_message(view(ask=PLAY_ASK, hand=("C3", "D3", "H2"), version=4))
+    assert app.selected == set()
+
+
 def test_dealer_reports_each_card_read_when_the_deal_asks_it():
     """A game whose seats act during the deal: each card reaches its seat's handset only once the table
     has read it, so the table reports after every card (the cards read so far), then the whole deal."""

@@ -75,6 +75,7 @@ def test_without_a_dealing_table_the_server_gives_the_cards_out_at_the_events_pa
     item, board = board_of()
     assert board.dealt == 0 and item.deal_ms == DEAL_MS and item.deadline == item.deal_from + DEAL_MS
     assert all(shown_hand(backend, t) == [] for t in THINGS[:4]), "no card before its time"
+    assert audit_event("league")["replay_mismatches"] == 0, "a board with no card out replays as one"
     backend.clock.advance(2 * DEAL_MS - 1)
     backend.sweep()
     assert board_of()[1].dealt == 1  # the second card is not due yet
@@ -205,11 +206,19 @@ def test_a_misread_while_dealing_stops_the_board_before_the_wrong_card_reaches_a
     assert backend.send(DEALERS[0], payload)["code"] == "deal_mismatch"
     item, board = board_of()
     assert item.status == "stopped" and board.dealt == 0
-    # The referee cleared it; the table deals again from the first card.
+    # A report sent before the misread, arriving after it, resumes nothing.
+    stale = {"t": "dealt", "msg": "m-5", "board": "1", "r": 1, "cards": order[:5], "upto": 5}
+    assert backend.send(DEALERS[0], stale)["status"] == "duplicate"
+    assert board_of()[0].status == "stopped"
+    # The referee cleared it; the table deals again from the first card, and its whole report resumes
+    # the board with every card out.
     again = {"t": "dealt", "msg": "m-again", "board": "1", "r": 1, "cards": order[:6], "upto": 6}
-    assert backend.send(DEALERS[0], again)["status"] == "accepted"
+    backend.send(DEALERS[0], again)
+    assert board_of()[0].status == "stopped"
+    whole = {"t": "dealt", "msg": "m-all", "board": "1", "r": 1, "cards": order}
+    assert backend.send(DEALERS[0], whole)["status"] == "accepted"
     item, board = board_of()
-    assert item.status == "playing" and board.dealt == 6
+    assert item.status == "playing" and board.dealt == 100
 
 
 def finish_round(b: Backend, bots: list[SeatBot], round_no: int = 1) -> None:

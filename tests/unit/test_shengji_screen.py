@@ -121,3 +121,11 @@ def test_following_a_pair_marks_the_suit_and_names_the_pair() -> None:
     board.apply(Action(0, "play", tuple(cs("SA SA"))))
     ask = screen(board, 1)["ask"]
     assert ask["p"] == "Follow ♠: 2 cards, with 1 pair" and ask["s"] == [0, 1, 2]
+
+
+def test_a_game_ended_by_a_referees_forfeit_is_drawn_without_points() -> None:
+    board = _staged(ShengjiBoard, ["SA SA", "S3 S3 S4 C5", "D3 D4", "C6 C7"])
+    board.apply(Action(1, "forfeit"))
+    assert board.finished
+    text = lines(board, 0)
+    assert "Game over: forfeit by seat 1" in text and "Match points 2:0" in text

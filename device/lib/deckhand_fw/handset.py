@@ -80,10 +80,11 @@ class Handset:
             current = self.message
             same = current is not None and (message["r"], message["b"]) == (current["r"], current["b"])
             if current is None or not same or message["v"] >= current["v"]:
+                kept = self._selection_kept(message) if same else None
                 self.message = message
                 self.shown_at = self.hal.ticks_ms()
-                self.selected = set()
-                self.choice = 0
+                self.selected = kept if kept is not None else set()
+                self.choice = self.choice if kept is not None else 0
                 self.rejection = None
                 self.offered = None
                 if message["st"] != "stopped":
@@ -97,6 +98,26 @@ class Handset:
         else:
             return
         self.render()
+
+    def _selection_kept(self, message):
+        """The selection on ``message``'s hand, when it asks the same as the view shown (a card arriving
+        while the player selects cards to declare): the same cards, found by token where they now
+        lie; None when the decision changed or a selected card is gone."""
+        before, after = ask_of(self.message), ask_of(message)
+        if before is None or after is None or before.get("p") != after.get("p") or not self.selected:
+            return None
+        if len(before["o"]) != len(after["o"]):
+            return None
+        old = self.hand()
+        new = list(message.get("h", ()))
+        kept = set()
+        for i in sorted(self.selected):
+            token = old[i] if i < len(old) else None
+            j = next((j for j, t in enumerate(new) if t == token and j not in kept), None)
+            if j is None or not selectable(after, j):
+                return None
+            kept.add(j)
+        return kept
 
     def elapsed(self):
         """Milliseconds since the view came."""

@@ -11,8 +11,12 @@ class ResendQueue:
     def add(self, message):
         if "upto" in message:
             # A dealing table's report while dealing carries every card read so far: it replaces the
-            # board's earlier reports still unanswered (the queue stays one message long while dealing).
+            # board's earlier reports still unanswered (the queue stays one message long while dealing),
+            # and is not written to flash (a card a write would wear it for nothing: after a reboot the
+            # table deals the board again, and its whole report comes last anyway).
             self.items = [m for m in self.items if not _same_deal(m, message)]
+            self.items.append(message)
+            return
         self.items.append(message)
         self.store.save(self.name, self.items)
 

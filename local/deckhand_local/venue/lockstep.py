@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from deckhand.service.clock import now_ms
 from deckhand.service.messaging import Publisher
 
 TICK_MS = 1000
@@ -43,16 +42,19 @@ class LastSent:
         self.inner = inner
         self.views: dict[str, tuple[str, int]] = {}
         self.deals: dict[str, str] = {}
-        # When each device's board next has something due (its last view's ``dl``, from when it was
-        # sent; 0: nothing): the timers' sweep is needed then (a simulated event sweeps only then).
+        # When each device's board next has something due (noted with its last view; 0: nothing): the
+        # timers' sweep is needed then (a simulated event sweeps only then).
         self.due: dict[str, int] = {}
         # The engine's own view of each seat next to the view message it goes with, for the simulated
         # handsets' bots (never sent: a device gets the screen only): thing → (board, round, version) → view.
         self.seat_views: dict[str, dict[tuple[str, int, int], dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
-    def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any]) -> None:
+    def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any], due: int = 0) -> None:
+        """The engine's view of the seat, and when its board next has something due (ms; 0: nothing)
+        — a card of a paced deal too, which no seat's ``dl`` counts down."""
         with self._lock:
+            self.due[thing] = due
             kept = self.seat_views.setdefault(thing, {})
             kept[(message["b"], message["r"], message["v"])] = view
             while len(kept) > SEAT_VIEWS_KEPT:
@@ -75,8 +77,6 @@ class LastSent:
             if len(parts) == 3 and parts[2] == "down":
                 if payload.get("t") == "view":
                     self.views[parts[1]] = (payload["b"], payload["v"])
-                    left = payload.get("dl") or 0
-                    self.due[parts[1]] = now_ms() + left if left else 0
                 elif payload.get("t") == "deal":
                     self.deals[parts[1]] = payload["b"]
 

@@ -269,6 +269,7 @@ class DealingTable(SimulatedDevice):
         # the rest wait in the firmware's resend queue and go out when it reconnects.
         self.drops_at = drops_at
         self.drops = 0
+        self._read = self.hal.reader.read  # the reader's own: each deal's fault wraps it afresh
         original = self._deliver
 
         def on_message(message: dict[str, Any]) -> None:
@@ -293,7 +294,7 @@ class DealingTable(SimulatedDevice):
     def _drop_after(self, cards: int) -> None:
         """The link dies as the ``cards``-th card is read, in the middle of dealing."""
         reader = self.hal.reader
-        plain = reader.read
+        plain = self._read
         count = 0
 
         def read() -> Any:

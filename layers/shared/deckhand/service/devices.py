@@ -437,8 +437,10 @@ def _dealt(
     count = 0 if read is None else len(read)
 
     def change(current: BoardStateItem) -> bool | Unchanged[bool]:
-        if partial and not problem and current.status != "stopped":
-            # Progress: only what gives out new cards is written (a resent report changes nothing).
+        if partial and not problem:
+            # Progress: only what gives out new cards is written (a resent report changes nothing). It
+            # never resumes a stopped board: a report sent before the misread may arrive after it; the
+            # table's whole report of the deal dealt again does (below).
             if current.status != "playing":
                 return Unchanged(False)
             _, board = tableboard.engine_of(current)

@@ -46,7 +46,7 @@ class RecordingPublisher:
         self.seat_views: dict[tuple[str, str, int, int], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
-    def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any]) -> None:
+    def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any], due: int = 0) -> None:
         with self._lock:
             self.seat_views[(thing, message["b"], message["r"], message["v"])] = view
 

@@ -433,7 +433,9 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
         version=item.version,
         seat=seat,
         status=item.status,
-        left_ms=time_left(item),
+        # The seat's own decision's time: a seat with nothing pending has no clock (while the cards
+        # of a paced deal come, the board's deadline is the next card, not a decision's end).
+        left_ms=time_left(item) if seat in loaded.pending() else 0,
         screen=drawn,
     )
 
@@ -457,7 +459,7 @@ def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | N
                 _, board = engine_of(item)
             message = view_message(item, seat, board)
             if note is not None:
-                note(thing, message, board.view(seat))
+                note(thing, message, board.view(seat), item.deadline)
             publisher.publish(down_topic(thing), message)
 
 
@@ -471,8 +473,8 @@ def replay(item: BoardStateItem, order: list[int]) -> Board:
     from ..engines.common.cards import parse_cards
 
     g = game(item.ruleset)
-    steps = g.new_board_in_steps is not None and any(entry["t"] == STEP for entry in item.log)
-    board = (g.new_board_in_steps if steps and g.new_board_in_steps else g.new_board)(order, item.carry)
+    # A game dealt in steps starts every board with no card out (match_boards, _make_from_carry).
+    board = (g.new_board_in_steps or g.new_board)(order, item.carry)
     for entry in item.log:
         if entry["t"] == STEP and isinstance(board, DealtInSteps):
             board.deal_step(entry["n"])

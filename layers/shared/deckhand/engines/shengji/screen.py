@@ -35,7 +35,12 @@ def screen(board: object, seat: int) -> dict[str, Any]:
             f"Failed throw: {draw.seat_name(s, seat)} {draw.cards_text(attempted)} → "
             f"{draw.cards_text(forced)}{penalty}"
         )
-    if v.phase == END:
+    if v.phase == END and board.ended_by:
+        # A referee's forfeit or disqualification ended the game: no points were counted.
+        result = board.result()
+        lines.append(f"Game over: {board.ended_by} by {draw.seat_name(board.offender, seat)}")
+        lines.append(f"Match points {result['game']['mp'][0]}:{result['game']['mp'][1]}")
+    elif v.phase == END:
         result = board.result()
         lines.append(
             f"Defenders {result['defender_points']} points; levels {' '.join(result['carry']['levels'])}"
