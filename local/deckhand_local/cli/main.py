@@ -246,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--minutes",
         type=int,
         help="a match game: a match's clock on the simulated time (default 12: the demo's matches end by "
-        "8 boards or the clock, whichever first)",
+        "8 boards or the clock, whichever first; 8 for a game whose deal is paced, its boards being long)",
     )
     p_demo.add_argument(
         "--boards", type=int, help="boards a round (default 4); a match game: boards a match (default 8)"

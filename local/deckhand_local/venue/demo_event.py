@@ -37,6 +37,7 @@ from .tables import unique_table_name
 # The venue's own sweep, when the demo sweeps in lock-step (a paced deal): never, in practice.
 LOCKSTEP_SWEEP = 3600.0
 
+PACED_MINUTES = 8  # the demo's matches of a game whose deal is paced
 # A paced deal: the round's status is looked at every this many idle ticks in a row.
 IDLE_LOOK = 4
 
@@ -93,7 +94,7 @@ class DemoEvent:
         rounds: int = 3,
         boards: int | None = None,
         dealers: int = 1,
-        minutes: int = 12,
+        minutes: int | None = None,
         log: IO[str],
         faults: Faults | None = None,
         round_limit: float = 600.0,
@@ -115,7 +116,9 @@ class DemoEvent:
         self.groups = groups or (1 if self.match else 2)
         self.rounds = rounds
         self.boards = boards or (8 if self.match else 4)
-        self.minutes = minutes  # a match's clock on the simulated time (match events)
+        # A match's clock on the simulated time (match events); a paced deal's boards are long (the
+        # cards alone take 25 s), so its matches are shorter: the demo stays within its 3 minutes.
+        self.minutes = minutes or (PACED_MINUTES if self.paced else 12)
         self.dealers = dealers
         self.log = log
         self.faults = faults or Faults()
@@ -140,6 +143,7 @@ class DemoEvent:
         self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
         self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
         self.devices: list[SimulatedDevice] = []
+        self.table_of: dict[str, str] = {}  # handset → its table
         self._last_line = ""
 
     def say(self, text: str) -> None:
@@ -225,11 +229,12 @@ class DemoEvent:
             minutes=self.minutes,
         )
         tables = register(api, shape)
+        self.table_of = {thing: t["id"] for t in tables for thing in t["seats"]}
         if self.match:
             self.say(
                 f"Event 'demo' ({game(self.ruleset).name}): {self.players // 2} pairs at {self.tables} "
-                f"tables, a {self.rounds}-round Swiss of matches ended by {self.boards} boards or "
-                f"{self.minutes} minutes on the simulated clock; {self.dealers} automatic dealing table(s)."
+                f"tables, a {self.rounds}-round Swiss of matches ended by {self._match_end()} on the "
+                f"simulated clock; {self.dealers} automatic dealing table(s)."
             )
         else:
             self.say(
@@ -248,6 +253,14 @@ class DemoEvent:
             )
         )
         self._settle(venue)
+
+    def _match_end(self) -> str:
+        """How the demo's matches end, as far as the game's rules have such ends."""
+        short = game(self.ruleset).short_match
+        options = short(self.boards, self.minutes) if short is not None else {}
+        if "boards" in options:
+            return f"{self.boards} boards or {self.minutes} minutes"
+        return f"the clock (no new board after {self.minutes} minutes)"
 
     def _settle(self, venue: Venue) -> None:
         def step_all() -> None:
@@ -309,11 +322,8 @@ class DemoEvent:
             skip = max(0, min(waits, default=0))
             self.clock.advance(skip * TICK_MS)
             self.tick += skip
-            due_at = venue.sent.next_due()
-            if self.paced and due_at and due_at <= self.clock.now():
-                swept = venue.sweep_now()
-                if swept["timeouts"] or swept["rescored"] or swept["started"]:
-                    self._settle(venue)  # cards given out (or a decision timed out): views on their way
+            if self.paced and self._sweep_due(venue, number):
+                self._settle(venue)  # cards given out (or a decision timed out): views on their way
         else:
             raise RuntimeError(f"round {number} did not finish in {self.round_limit:.0f} s")
         status = api.request("GET", f"/events/demo/rounds/{number}")
@@ -326,6 +336,16 @@ class DemoEvent:
         else:
             rows = [(s.get("name") or s["player"], s["total"], f"{s['total']:.0f}") for s in standings]
         self.say(f"Round {number} done; salt revealed. Leaders: {leaders(rows)}")
+
+    def _sweep_due(self, venue: Venue, number: int) -> bool:
+        """The timers' work on the boards that have a card or a decision due now (their devices' last
+        views say which): what the venue's sweep would do there, in step with the simulated clock."""
+        from deckhand.service.context import runtime
+        from deckhand.service.timers import sweep_boards
+
+        due = self.clock.now()
+        boards = sorted({(self.table_of[t], b) for t, b in venue.sent.due_boards(due) if t in self.table_of})
+        return bool(boards) and sweep_boards(runtime(), "demo", number, boards) > 0
 
     def _failing_handler(self, venue: Venue) -> None:
         """Every n-th device message makes the play handler fail on its first try (a Lambda error):

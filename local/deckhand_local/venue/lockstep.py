@@ -70,6 +70,13 @@ class LastSent:
         with self._lock:
             return min((at for at in self.due.values() if at), default=0)
 
+    def due_boards(self, now: int) -> list[tuple[str, str]]:
+        """(thing, board) of the devices whose board has something due by ``now``."""
+        with self._lock:
+            return [
+                (t, self.views[t][0]) for t, at in self.due.items() if at and at <= now and t in self.views
+            ]
+
     def publish(self, topic: str, payload: dict[str, Any]) -> None:
         with self._lock:  # one order for sending and remembering
             self.inner.publish(topic, payload)

@@ -69,6 +69,18 @@ def sweep(rt: Runtime) -> dict[str, int]:
     return counts
 
 
+def sweep_boards(rt: Runtime, event_id: str, round_no: int, pairs: list[tuple[str, str]]) -> int:
+    """What is due on these boards only (a simulated event in lock-step knows which boards have a card
+    or a decision due): the decisions and cards applied."""
+    items = tableboard.load_many(event_id, round_no, pairs, attributes=SWEPT)
+    applied = 0
+    for item in items.values():
+        due = item.deadline and item.deadline <= now_ms()
+        if item.status == "playing" and (due or tableboard.clock_ran_out(item)):
+            applied += _timeout(rt, item)
+    return applied
+
+
 def _timeout(rt: Runtime, item: BoardStateItem) -> int:
     """Apply what is due on the board, read whole now (``item`` has the swept attributes only)."""
 
