@@ -99,7 +99,7 @@ def test_the_end_screen_shows_the_kitty_and_what_it_counted_to_every_seat() -> N
     assert board.phase == END and board.phase != DECLARE
     for seat in range(4):
         text = lines(board, seat)
-        assert "Kitty " in text and "points" in text
+        assert "Kitty " in text and "points" in text and "next dealer" in text
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,8 @@ def screen(board: object, seat: int) -> dict[str, Any]:
     elif v.phase == END:
         result = board.result()
         lines.append(
-            f"Defenders {result['defender_points']} points; levels {' '.join(result['carry']['levels'])}"
+            f"Defenders {result['defender_points']} points; levels {' '.join(result['carry']['levels'])}; "
+            f"next dealer {draw.seat_name(result['carry']['dealer'], seat)}"
         )
         kitty = result.get("kitty")
         if kitty:  # shown to all once the board ends, with what it counted (× the last trick)
