@@ -17,6 +17,7 @@ EXPORT: dict[str, Any] = {
 STATUS = {
     "round": 2,
     "status": "playing",
+    "commitment": "ef" * 32,
     "tables": [
         {"table": "A", "boards": [{"board": "1", "status": "ended"}, {"board": "2", "status": "playing"}]}
     ],
@@ -43,6 +44,7 @@ def test_the_index_shows_each_table_of_the_round_in_play_and_refreshes(tmp_path)
     page = body.decode()
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert "Round 2: playing" in page and "1 / 2" in page and 'http-equiv="refresh"' in page
+    assert "ef" * 32 in page, "the round in play's commitment, published before its play"
     assert calls == ["/events/cup/export", "/events/cup/rounds/2"]
     folders = list((tmp_path / "cup").iterdir())
     site.serve("/site/cup/index.html")

@@ -241,6 +241,7 @@ class Live:
     round: int
     status: str
     tables: list[LiveTable]
+    commitment: str = ""  # published before the round's play: the salt that proves it comes after
 
 
 def read_live(status: Mapping[str, Any]) -> Live:
@@ -257,7 +258,13 @@ def read_live(status: Mapping[str, Any]) -> Live:
             state = "stopped for the referee" if any(b.get("status") == "stopped" for b in boards) else ""
         done = sum(1 for b in boards if b.get("status") == "ended")
         tables.append(LiveTable(str(t.get("table")), done, len(boards), state))
-    return Live(int(status.get("round") or 0), str(status.get("status") or ""), tables)
+    commitment = status.get("commitment")
+    return Live(
+        int(status.get("round") or 0),
+        str(status.get("status") or ""),
+        tables,
+        commitment if isinstance(commitment, str) else "",
+    )
 
 
 def _names(doc: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
