@@ -213,6 +213,8 @@ def test_the_clock_makes_the_board_in_play_the_last(backend):
     assert match.clock_ends_at == match.started_at + 50 * 60_000
     backend.clock.advance(50 * 60_000)
     assert backend.sweep()["timeouts"] >= 2  # both tables told; the default timeouts come too
+    assert all(tableboard.load("league", 1, t, "1").time_up_told for t in "AB")
+    assert backend.sweep()["timeouts"] == 0, "each board is told once"
     play(bots)
     for m in list_matches("league", 1):
         assert m.status == "done" and len(m.boards) == 1, "no new board after the clock ran out"

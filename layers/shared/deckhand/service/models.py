@@ -223,6 +223,7 @@ class BoardStateItem(_Base):
     # (0: all at once), and when it began giving them (0: not begun, or a dealing table's reports pace it).
     deal_ms = IntAttribute(default=0)
     deal_from = IntAttribute(default=0)
+    time_up_told = BooleanAttribute(null=True)  # the match's clock ran out and the board was told so
     version = VersionAttribute()
 
 

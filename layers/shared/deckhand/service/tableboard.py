@@ -331,6 +331,7 @@ def apply_timeouts(item: BoardStateItem) -> Timeouts:
 def _tell_time_up(item: BoardStateItem, g: Game, board: Board, now: int) -> None:
     board.apply(Action(0, g.time_up))
     item.log = [*item.log, {"s": 0, "t": g.time_up, "at": now}]
+    item.time_up_told = True
 
 
 def clock_ran_out(item: BoardStateItem) -> bool:
@@ -340,7 +341,7 @@ def clock_ran_out(item: BoardStateItem) -> bool:
 
 def clock_due(item: BoardStateItem) -> bool:
     """The match's clock has run out and the board in play has not been told yet."""
-    if not clock_ran_out(item):
+    if not clock_ran_out(item) or item.time_up_told:
         return False
     kind = game(item.ruleset).time_up
     return bool(kind) and not any(entry["t"] == kind for entry in item.log)

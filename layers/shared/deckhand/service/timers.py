@@ -29,6 +29,7 @@ SWEPT = [
     "next_board",
     "event_id",
     "round",
+    "time_up_told",
 ]
 
 
@@ -53,7 +54,7 @@ def sweep(rt: Runtime) -> dict[str, int]:
                 continue
             counts["boards"] += 1
             due = item.deadline and item.deadline <= now_ms()
-            if item.status == "playing" and (due or tableboard.clock_ran_out(item)):
+            if item.status == "playing" and (due or _clock_due(item)):
                 counts["timeouts"] += _timeout(rt, item)
             elif item.status == "ended":
                 if (item.table, item.board) not in scored:
@@ -76,7 +77,7 @@ def sweep_boards(rt: Runtime, event_id: str, round_no: int, pairs: list[tuple[st
     applied = 0
     for item in items.values():
         due = item.deadline and item.deadline <= now_ms()
-        if item.status == "playing" and (due or tableboard.clock_ran_out(item)):
+        if item.status == "playing" and (due or _clock_due(item)):
             applied += _timeout(rt, item)
     return applied
 
@@ -100,3 +101,9 @@ def _scored(ended: list[BoardStateItem], event_id: str, round_no: int) -> set[tu
     keys = [(event_pk(event_id), result_sk(round_no, item.table, item.board)) for item in ended]
     found = ResultItem.batch_get(keys, attributes_to_get=["pk", "sk", "table", "board"])
     return {(result.table, result.board) for result in found}
+
+
+def _clock_due(item: BoardStateItem) -> bool:
+    """The match's clock ran out and the board (read with the swept attributes) was not told yet: only
+    then is it read whole (``time_up_told`` is set as it is told)."""
+    return tableboard.clock_ran_out(item) and not item.time_up_told
