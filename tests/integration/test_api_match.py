@@ -58,6 +58,10 @@ def test_bad_match_settings_are_refused_naming_the_field():
             ),
             ({"match": {"format": "swiss_with_cut"}}, "match.stages.units"),
             ({"match": {"format": "swiss", "stages": {"qualifiers": 4}}}, "match.stages"),
+            ({"match": {"deal_ms": -1}}, "deal_ms"),
+            ({"match": {"deal_ms": 60_000}}, "deal_ms"),
+            ({"match": {"deal_ms": "fast"}}, "deal_ms"),
+            ({"ruleset": "shengji-yaoji2010", "options": {"minutes": 60, "boards": 8}}, "options"),
         ):
             status, body = call(api, "POST", "/events", {**LEAGUE, **change})
             assert status in (400, 422) and fragment in body["error"], (change, body)
@@ -81,6 +85,18 @@ def test_bad_match_settings_are_refused_naming_the_field():
         assert call(api, "GET", "/events/league/pairs")[1] == {"pairs": []}
         # Single players belong to duplicate events.
         assert call(api, "POST", "/events/league/players", {"players": [{"id": "P1"}]})[0] == 409
+
+
+def test_a_shengji_event_takes_the_pace_of_its_deal_and_its_presets_options():
+    shengji = {**LEAGUE, "event_id": "cup", "ruleset": "shengji-common", "match": {"deal_ms": 500}}
+    with under_moto(Backend().rt) as api:
+        status, event = call(api, "POST", "/events", {**shengji, "options": {"target": "A"}})
+        assert status == 201, event
+        assert event["match"]["deal_ms"] == 500 and event["options"]["target"] == "A"
+        status, event = call(
+            api, "POST", "/events", {**shengji, "event_id": "cup2", "options": {}, "match": {}}
+        )
+        assert status == 201 and event["match"]["deal_ms"] == 250  # four players draw a card a second
 
 
 def test_the_pairing_is_shown_before_the_round_and_an_override_is_logged():
