@@ -303,3 +303,37 @@ def test_the_pacer_gives_each_card_out_when_it_falls_due_and_hands_over_past_its
     item, board = board_of(requests[0]["pace"]["table"])
     assert board.dealt == 100 and [e["n"] for e in item.log if e["t"] == "step"] == list(range(1, 101))
     assert pacing.pace_deal(backend.rt, requests[0]["pace"], sleep=sleep) == 0  # a retry: nothing left
+
+
+def test_the_referee_has_the_server_deal_when_a_dealing_table_fails_mid_deal(backend):
+    from deckhand.service import referee
+    from deckhand.service.models import MatchItem
+
+    prepare(backend, dealers=True)
+    rounds.request_next_round(backend.rt, "league")
+    order = next(p for p in backend.publisher.to(DEALERS[0]) if p["t"] == "deal")["order"]
+    payload = {"t": "dealt", "msg": "j-9", "board": "1", "r": 1, "cards": order[:9], "upto": 9}
+    assert backend.send(DEALERS[0], payload)["status"] == "accepted"
+    jam = {"t": "dealt", "msg": "j-10", "board": "1", "r": 1, "cards": [*order[:9], order[20]], "upto": 10}
+    assert backend.send(DEALERS[0], jam)["code"] == "deal_mismatch"  # the table jammed: board stopped
+    event = events.get_event("league")
+    action = {"kind": "serve_deal", "table": "A", "reason": "the dealing table jammed"}
+    done = referee.record(event, action, by="ref", rt=backend.rt)
+    assert done["board"] == "1" and done["table"] == "A"
+    item, board = board_of()
+    assert item.status == "playing" and not item.dealer and board.dealt == 9
+    assert [p for name, p in backend.invocations if name == "pace"][-1]["pace"]["table"] == "A"
+    backend.clock.advance(DEAL_MS)
+    backend.sweep()
+    assert board_of()[1].dealt == 10, "the server's pace goes on from the cards out"
+    late = {"t": "dealt", "msg": "j-30", "board": "1", "r": 1, "cards": order[:30], "upto": 30}
+    assert backend.send(DEALERS[0], late)["code"] == "not_your_seat", "the failed table no longer deals here"
+    assert not MatchItem.get(*match_key("A")).dealer, "the rest of the match is the server's to deal"
+    again = referee.record(events.get_event("league"), action, by="ref", rt=backend.rt)
+    assert again["board"] == "1" and board_of()[1].dealt == 10  # a retry changes nothing
+
+
+def match_key(table: str) -> tuple[str, str]:
+    from deckhand.service.keys import event_pk, match_sk
+
+    return event_pk("league"), match_sk(1, table)

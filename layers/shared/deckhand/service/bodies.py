@@ -195,11 +195,13 @@ class TablesBody(Body):
 
 class RefereeAction(Body):
     kind: Annotated[
-        Literal["warning", "violation", "foul", "forfeit", "disqualify", "adjust", "withdraw"],
+        Literal["warning", "violation", "foul", "forfeit", "disqualify", "adjust", "withdraw", "serve_deal"],
         Field(
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
             "disqualify are a match's only); adjust replaces a duplicate board's scores; withdraw: the "
-            "player (a match event: the player's pair) keeps its results and is seated no more."
+            "player (a match event: the player's pair) keeps its results and is seated no more; "
+            "serve_deal: the table's dealing table failed during a paced deal, the server gives out the "
+            "rest of its cards and deals the rest of the match."
         ),
     ]
     player: Annotated[str | None, Field(pattern=ID)] = None

@@ -251,6 +251,9 @@ def _handle_as(
     if tableboard.find_logged(item, thing, msg):
         return _duplicate(rt, thing, msg, item)
     if isinstance(message, Dealt):
+        if item.dealer != thing:
+            # The referee had the server deal this board (its dealing table failed): reads change nothing.
+            raise BadMessage("not_your_seat", f"board {item.board} is not dealt by this table")
         return _dealt(rt, thing, msg, item, message.cards, partial=message.upto is not None)
     action = _action(game(item.ruleset), seat, message.a)
 

@@ -15,7 +15,7 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist
 
 from ..engines.contract import Rejected
-from . import match_penalties
+from . import deal_takeover, match_penalties
 from .clock import now_ms
 from .events import NotFound, event_id_of
 from .keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk, team_of
@@ -42,6 +42,9 @@ def record(
     at = now_ms()
     if kind == "withdraw":
         applied = _withdraw(event, action.get("player"))
+    elif kind == "serve_deal":
+        assert rt is not None, "taking over a deal changes a board: the runtime sends its views"
+        applied = deal_takeover.serve_deal(rt, event, action.get("table"))
     elif kind == "adjust":
         if event.match is not None:
             raise Rejected(
