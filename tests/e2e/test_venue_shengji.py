@@ -89,3 +89,25 @@ def test_faults_during_paced_deals_change_no_result(shengji_event, tmp_path, dyn
     assert event.audit["lost"] == 0
     assert without_steps(faulty["matches"]) == without_steps(clean["matches"])
     assert faulty["standings"] == clean["standings"]
+
+
+def test_declarations_racing_through_the_venue_are_taken_one_after_the_other(tmp_path, dynamodb_local):
+    """Whenever a bot declares while the cards come, another seat of its table presses Declare at the
+    same moment: both go through the bridge's workers at once; each is checked against the state the
+    other left (accepted as an overcall, or refused with the rule's reason), nothing is lost or doubled."""
+    event = DemoEvent(
+        **{**SMALL, "rounds": 1},
+        out=tmp_path / "out",
+        faults=Faults(race_declarations=True),
+        log=io.StringIO(),
+        dynamodb_endpoint=dynamodb_local,
+    )
+    document = event.run()
+    assert event.injected["races"] >= 1
+    assert event.failed == 0 and event.dropped == {}
+    assert event.audit["doubled"] == event.audit["replay_mismatches"] == event.audit["results_missing"] == 0
+    assert event.audit["lost"] == 0
+    assert all(m["result"] is not None for m in document["matches"] if not m.get("bye"))
+    # Refused, if at all, by the rules (a declaration that does not overcall), never as a bad message.
+    refused = {code for code in event.outcomes if code not in ("accepted", "duplicate")}
+    assert not refused & {"malformed", "bad_card", "wrong_board", "board_over", "not_your_seat"}, refused

@@ -62,6 +62,9 @@ class Faults:
     # A paced deal: each dealing table's link dies after it read this many cards of a board (0: never)
     dealer_drops_at: int = 0
     reboot_at_tick: int = 0  # the first handset is power-cycled this many ticks into round 1 (0: never)
+    # A declaration while the cards come: another seat of the table that may declare presses its own at
+    # the same moment (the two race through the bridge's workers; the rules take one after the other).
+    race_declarations: bool = False
 
 
 NAMED_LEADERS = 5  # more than this many level with the third are counted, not named
@@ -134,6 +137,7 @@ class DemoEvent:
             "reordered": 0,
             "reboots": 0,
             "dealer_drops": 0,
+            "races": 0,
         }
         self.clock = SimulatedClock(int(time.time()) * 1000)
         self.tick = 0
@@ -391,11 +395,27 @@ class DemoEvent:
                 # the lead may pass to it, as to a partner by passing wind, so none is pressed then.)
                 before.app.act({"k": "pass"})
                 self.injected["concurrent"] += 1
+        if f.race_declarations and handset.decision is not None and handset.decision.kind == "declare":
+            self._race(handset)
         if f.duplicate_every and n % f.duplicate_every == 0 and handset.redeliver():
             self.injected["duplicates"] += 1
         if f.drop_every and n % f.drop_every == 0 and handset.conn.client is not None:
             handset.conn.client.drop()  # before the acknowledgement can come back
             self.injected["drops"] += 1
+
+    def _race(self, handset: BotHandset) -> None:
+        """Another seat of the table presses Declare with the first card its prompt lets it choose."""
+        table = handset.thing.rsplit("-", 1)[0]
+        for other in self.handsets:
+            if other is handset or other.thing.rsplit("-", 1)[0] != table or not other.app.ready():
+                continue
+            ask = other.app.ask()
+            option = next((o for o in (ask or {}).get("o", []) if o["a"]["k"] == "declare"), None)
+            places = (ask or {}).get("s") or []
+            if option is not None and places:
+                other.app.act(option["a"], [other.app.hand()[places[0]]])
+                self.injected["races"] += 1
+                return
 
     def _progress(self, status: dict[str, Any]) -> None:
         waiting = sum(1 for t in status["tables"] if all(b["status"] == "ended" for b in t["boards"]))
