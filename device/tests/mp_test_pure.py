@@ -104,8 +104,9 @@ def test_message_ids_survive_a_reboot():
     store = MemStore()
     ids = protocol.MessageIds("hs-1", store)
     assert [ids.next(), ids.next()] == ["hs-1-1", "hs-1-2"]
+    assert store.data["msgid"] == protocol.ID_BLOCK  # a block reserved: one flash write for 32 ids
     again = protocol.MessageIds("hs-1", store)
-    assert again.next() == "hs-1-3"
+    assert again.next() == "hs-1-" + str(protocol.ID_BLOCK + 1)  # past the block: never an id used
 
 
 def test_build_and_parse_messages():
@@ -381,7 +382,8 @@ def test_dealer_reports_each_card_read_when_the_deal_asks_it():
 
 
 def test_a_report_while_dealing_replaces_the_boards_earlier_unanswered_ones():
-    queue = ResendQueue(MemStore(), "q-deal")
+    store = MemStore()
+    queue = ResendQueue(store, "q-deal")
     queue.add(protocol.dealt("dl-1", "1", ["D3"], 1, 1))
     queue.add(protocol.act("hs-9", "1", {"k": "pass"}))
     queue.add(protocol.dealt("dl-2", "1", ["D3", "C3"], 1, 2))
@@ -389,6 +391,10 @@ def test_a_report_while_dealing_replaces_the_boards_earlier_unanswered_ones():
     assert [m["msg"] for m in queue.pending()] == ["hs-9", "dl-2", "dl-3"]
     queue.add(protocol.dealt("dl-4", "1", ["D3", "C3", "H3"], 1))  # the whole deal: kept beside them
     assert [m["msg"] for m in queue.pending()] == ["hs-9", "dl-2", "dl-3", "dl-4"]
+    assert [m["msg"] for m in store.data["q-deal"]] == ["hs-9", "dl-4"], (
+        "reports while dealing stay off flash"
+    )
+    assert queue.ack("dl-2") and [m["msg"] for m in store.data["q-deal"]] == ["hs-9", "dl-4"]
 
 
 def bid_view(version=3, high=1):

@@ -17,7 +17,9 @@ metrics = Metrics(namespace="Deckhand", service="timers")
 @metrics.log_metrics
 def handler(event, context):
     if isinstance(event, dict) and isinstance(event.get("pace"), dict):
-        return {"steps": pace_deal(runtime(), event["pace"])}
+        steps = pace_deal(runtime(), event["pace"])
+        metrics.add_metric(name="DealSteps", unit=MetricUnit.Count, value=steps)
+        return {"steps": steps}
     counts = sweep(runtime())
     metrics.add_metric(name="Timeouts", unit=MetricUnit.Count, value=counts["timeouts"])
     return counts

@@ -73,9 +73,19 @@ def test_every_function_has_its_own_role_and_no_wildcard_actions(template):
 
 
 def test_async_functions_have_an_on_failure_destination(template):
-    for name in ("DealFunction", "PlayFunction", "ScoreFunction"):
+    for name in ("DealFunction", "PlayFunction", "ScoreFunction", "TimersFunction"):
         config = template["Resources"][name]["Properties"]["EventInvokeConfig"]
         assert config["DestinationConfig"]["OnFailure"]["Type"] == "SQS"
+
+
+def test_every_function_that_starts_or_changes_a_board_may_invoke_its_pacer_and_publish(template):
+    """A board dealt in steps gets a pacer (the timers function) when it starts or is taken over: the
+    API (a referee's take-over), the deal, play and timers functions all may do it."""
+    for name in ("ApiFunction", "DealFunction", "PlayFunction", "TimersFunction"):
+        props = template["Resources"][name]["Properties"]
+        assert "PACE_FUNCTION" in props["Environment"]["Variables"], name
+        text = str(props["Policies"])
+        assert "deckhand-timers-${Stage}" in text and "iot:Publish" in text, name
 
 
 def test_iot_rule_routes_device_topics_to_play_with_an_error_action(template):

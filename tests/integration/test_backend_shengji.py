@@ -318,7 +318,7 @@ def test_the_referee_has_the_server_deal_when_a_dealing_table_fails_mid_deal(bac
     assert backend.send(DEALERS[0], jam)["code"] == "deal_mismatch"  # the table jammed: board stopped
     event = events.get_event("league")
     action = {"kind": "serve_deal", "table": "A", "reason": "the dealing table jammed"}
-    done = referee.record(event, action, by="ref", rt=backend.rt)
+    done = referee.record(event, action, by="ref", rt=backend.rt, request="req-1")
     assert done["board"] == "1" and done["table"] == "A"
     item, board = board_of()
     assert item.status == "playing" and not item.dealer and board.dealt == 9
@@ -329,11 +329,26 @@ def test_the_referee_has_the_server_deal_when_a_dealing_table_fails_mid_deal(bac
     late = {"t": "dealt", "msg": "j-30", "board": "1", "r": 1, "cards": order[:30], "upto": 30}
     assert backend.send(DEALERS[0], late)["code"] == "not_your_seat", "the failed table no longer deals here"
     assert not MatchItem.get(*match_key("A")).dealer, "the rest of the match is the server's to deal"
-    again = referee.record(events.get_event("league"), action, by="ref", rt=backend.rt)
-    assert again["board"] == "1" and board_of()[1].dealt == 10  # a retry changes nothing
+    views = len(backend.publisher.to(THINGS[0]))
+    again = referee.record(events.get_event("league"), action, by="ref", rt=backend.rt, request="req-1")
+    assert again == done and board_of()[1].dealt == 10  # a retry changes nothing…
+    assert len(backend.publisher.to(THINGS[0])) > views  # …and sends the views again
+    assert len([a for a in referee.audit_log("league") if a["kind"] == "serve_deal"]) == 1
 
 
 def match_key(table: str) -> tuple[str, str]:
     from deckhand.service.keys import event_pk, match_sk
 
     return event_pk("league"), match_sk(1, table)
+
+
+def test_a_deal_whose_pacer_is_gone_gets_a_new_one_from_the_sweep(backend):
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "league")
+    backend.invocations.clear()
+    backend.clock.advance(DEAL_MS)
+    backend.sweep()  # on time: a live pacer would have done it; no new pacer
+    assert not [p for name, p in backend.invocations if name == "pace"]
+    backend.clock.advance(3_000)
+    backend.sweep()  # three seconds late: the pacer is gone
+    assert sorted(p["pace"]["table"] for name, p in backend.invocations if name == "pace") == ["A", "B"]

@@ -113,10 +113,14 @@ class Handset:
         kept = set()
         for i in sorted(self.selected):
             token = old[i] if i < len(old) else None
-            j = next((j for j, t in enumerate(new) if t == token and j not in kept), None)
-            if j is None or not selectable(after, j):
+            found = None
+            for j in range(len(new)):
+                if new[j] == token and j not in kept:
+                    found = j
+                    break
+            if found is None or not selectable(after, found):
                 return None
-            kept.add(j)
+            kept.add(found)
         return kept
 
     def elapsed(self):

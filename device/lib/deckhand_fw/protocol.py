@@ -30,17 +30,24 @@ def down_topic(thing):
     return "dh/" + thing + "/down"
 
 
+ID_BLOCK = 32  # ids reserved in flash at a time: a dealing table takes one a card
+
+
 class MessageIds:
-    """Unique message ids across reboots: a counter kept in a file, saved before each id is used."""
+    """Unique message ids across reboots: the file keeps the end of a block of ids reserved before any
+    of them is used; after a reboot the ids go on past it (the rest of the block is never used)."""
 
     def __init__(self, thing, store):
         self.thing = thing
         self.store = store
         self.counter = store.load_int("msgid", 0)
+        self.reserved = self.counter
 
     def next(self):
         self.counter += 1
-        self.store.save_int("msgid", self.counter)
+        if self.counter > self.reserved:
+            self.reserved = self.counter + ID_BLOCK - 1
+            self.store.save_int("msgid", self.reserved)
         return self.thing + "-" + str(self.counter)
 
 

@@ -18,15 +18,21 @@ class ResendQueue:
             self.items.append(message)
             return
         self.items.append(message)
-        self.store.save(self.name, self.items)
+        self._save()
 
     def ack(self, msg_id):
-        kept = [m for m in self.items if m.get("msg") != msg_id]
-        if len(kept) != len(self.items):
-            self.items = kept
-            self.store.save(self.name, self.items)
-            return True
-        return False
+        gone = [m for m in self.items if m.get("msg") == msg_id]
+        if not gone:
+            return False
+        self.items = [m for m in self.items if m.get("msg") != msg_id]
+        if any("upto" not in m for m in gone):
+            self._save()  # a report while dealing was never written: nothing to rewrite
+        return True
+
+    def _save(self):
+        """What survives a reboot: every message but the reports while dealing (the table deals the
+        board again after a reboot, and its whole report comes last)."""
+        self.store.save(self.name, [m for m in self.items if "upto" not in m])
 
     def pending(self):
         return list(self.items)

@@ -106,8 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
         ("pairs", 'a match event: register pairs of two players: {"pairs": [...]} on stdin'),
         (
             "referee",
-            'a referee action: {"kind": "warning|violation|foul|forfeit|disqualify|adjust", "player": …, '
-            '"reason": …} on stdin (a match: applied to the player\'s board in play)',
+            'a referee action: {"kind": "warning|violation|foul|forfeit|disqualify|adjust|withdraw", '
+            '"player": …, "reason": …} on stdin (a match: applied to the player\'s board in play); '
+            '{"kind": "serve_deal", "table": …, "reason": …}: the server deals where a dealing table failed',
         ),
     ):
         p = event_sub.add_parser(name, help=text)

@@ -405,9 +405,9 @@ class DemoEvent:
 
     def _race(self, handset: BotHandset) -> None:
         """Another seat of the table presses Declare with the first card its prompt lets it choose."""
-        table = handset.thing.rsplit("-", 1)[0]
+        table = self.table_of.get(handset.thing)
         for other in self.handsets:
-            if other is handset or other.thing.rsplit("-", 1)[0] != table or not other.app.ready():
+            if other is handset or self.table_of.get(other.thing) != table or not other.app.ready():
                 continue
             ask = other.app.ask()
             option = next((o for o in (ask or {}).get("o", []) if o["a"]["k"] == "declare"), None)

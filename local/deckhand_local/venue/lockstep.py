@@ -65,11 +65,6 @@ class LastSent:
         with self._lock:
             return self.seat_views.get(thing, {}).get((message["b"], message["r"], message["v"]))
 
-    def next_due(self) -> int:
-        """The earliest time a board of a device's last view has something due (0: none)."""
-        with self._lock:
-            return min((at for at in self.due.values() if at), default=0)
-
     def due_boards(self, now: int) -> list[tuple[str, str]]:
         """(thing, board) of the devices whose board has something due by ``now``."""
         with self._lock:

@@ -16,6 +16,8 @@ from .models import DealItem, ResultItem
 from .round_boards import boards_of_round
 from .rounds import get_round
 
+NOT_ACTIONS_AUDITED = ("dealt", "redeal", "step", "serve_deal")
+
 
 def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
     """Counts: boards, actions logged, device actions, doubled device actions, replay mismatches,
@@ -41,9 +43,8 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
             if item is None:
                 continue
             counts["boards"] += 1
-            actions = [
-                e for e in item.log if e["t"] not in ("dealt", "redeal", "step")
-            ]  # calls are device messages
+            # calls are device messages; a dealing table's reports and the deal's steps are not actions
+            actions = [e for e in item.log if e["t"] not in NOT_ACTIONS_AUDITED]
             counts["actions"] += len(actions)
             sent = [(e["s"], e["m"]) for e in actions if "m" in e]
             counts["device_actions"] += len(sent)
@@ -52,7 +53,7 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
                 if "m" in e:
                     seat = e["s"]
                     thing = item.devices[seat] if 0 <= seat < len(item.devices) else item.dealer
-                    logged.add((thing, e["m"]))
+                    logged.add((e.get("th") or thing, e["m"]))  # ``th``: a dealing table relieved since
             deal = DealItem.get(event_pk(event_id), deal_sk(number, item.group, b))
             replayed = tableboard.replay(item, list(deal.order))
             if replayed.to_json() != item.state:

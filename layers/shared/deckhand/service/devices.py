@@ -440,6 +440,8 @@ def _dealt(
     count = 0 if read is None else len(read)
 
     def change(current: BoardStateItem) -> bool | Unchanged[bool]:
+        if current.dealer != thing:  # the server took this board over meanwhile (serve_deal)
+            raise BadMessage("not_your_seat", f"board {current.board} is not dealt by this table")
         if partial and not problem:
             # Progress: only what gives out new cards is written (a resent report changes nothing). It
             # never resumes a stopped board: a report sent before the misread may arrive after it; the
@@ -447,8 +449,9 @@ def _dealt(
             if current.status != "playing":
                 return Unchanged(False)
             _, board = tableboard.engine_of(current)
-            return True if tableboard.give_out(current, board, count, now_ms(), msg) else Unchanged(False)
-        current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "m": msg}]
+            moved = tableboard.give_out(current, board, count, now_ms(), msg, thing)
+            return True if moved else Unchanged(False)
+        current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "m": msg, "th": thing}]
         if problem and _dealt_correctly(current.log[:-1]):
             # Overtaken: the table's later, correct report of this deal was handled first (messages
             # can arrive out of order). The cards on the table are right; the stale report changes nothing.

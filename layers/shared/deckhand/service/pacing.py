@@ -45,6 +45,9 @@ def pace_deal(
         if not due:
             return steps  # dealt out, or a dealing table's reads pace this board
         if due - started > budget_ms:
+            rest = started + budget_ms - now_ms()
+            if rest > 0:
+                sleep(rest / 1000)  # the budget used up first: a pacer never hands over at once
             rt.invoke(PACE, pace_request(item))
             return steps
         wait = due - now_ms()

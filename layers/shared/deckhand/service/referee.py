@@ -44,7 +44,9 @@ def record(
         applied = _withdraw(event, action.get("player"))
     elif kind == "serve_deal":
         assert rt is not None, "taking over a deal changes a board: the runtime sends its views"
-        applied = deal_takeover.serve_deal(rt, event, action.get("table"))
+        token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
+        applied = deal_takeover.serve_deal(rt, event, action.get("table"), by, token)
+        at = applied.pop("at")  # a retry's audit entry is the same item, written again
     elif kind == "adjust":
         if event.match is not None:
             raise Rejected(

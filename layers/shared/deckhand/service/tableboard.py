@@ -27,7 +27,7 @@ T = TypeVar("T")
 STEP = "step"
 # Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call, a
 # deal step (replay gives the cards out again at the same points).
-NOT_ACTIONS = ("dealt", "redeal", "call", STEP)
+NOT_ACTIONS = ("dealt", "redeal", "call", STEP, "serve_deal")
 MAX_ATTEMPTS = 8
 # A transaction refused for a condition (the board's version) or a concurrent transaction: a lost race.
 CANCELLED = ("TransactionCanceledException", "TransactionConflictException")
@@ -179,7 +179,7 @@ def next_card_at(item: BoardStateItem, board: Board) -> int:
     return item.deal_from + (steps.dealt + 1) * item.deal_ms
 
 
-def give_out(item: BoardStateItem, board: Board, upto: int, now: int, msg: str = "") -> bool:
+def give_out(item: BoardStateItem, board: Board, upto: int, now: int, msg: str = "", thing: str = "") -> bool:
     """Cards up to ``upto`` reach the seats (the server's pace, or what a dealing table has read: its
     report's ``msg`` is kept with the step, so a resend of it is known); the seats newly asked (the
     deal complete: declaring in turn) start their clocks. True if any moved."""
@@ -195,6 +195,7 @@ def give_out(item: BoardStateItem, board: Board, upto: int, now: int, msg: str =
     entry: dict[str, Any] = {"s": -1, "t": STEP, "n": upto, "at": now}
     if msg:
         entry["m"] = msg
+        entry["th"] = thing  # the dealing table that read them (it may be relieved later: serve_deal)
     item.log = [*item.log, entry]
     _ask(item, g, board, before, now)
     _run_ai(item, g, board, now)
@@ -405,6 +406,12 @@ def _make_from_carry(item: BoardStateItem) -> None:
     item.state = (g.new_board_in_steps or g.new_board)(list(deal.order), carry).to_json()
 
 
+def reask(item: BoardStateItem) -> None:
+    """The board's deadline again (its pace changed): the clocks of the seats to act run on."""
+    g, board = engine_of(item)
+    _ask(item, g, board, set(board.pending()), now_ms())
+
+
 def resume(item: BoardStateItem) -> None:
     """A stopped board goes on from where it stopped; the seats to act are asked again now."""
     g, board = engine_of(item)
@@ -451,7 +458,8 @@ def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | N
     plays has nobody to see its hand, and its idle handset must not show the board's cards to the table.
 
     A publisher that simulates devices (the venue's, the tests') may also take the engine's own view
-    of the seat, ``note_seat_view(thing, message, view)``, for its bots: it is never sent."""
+    of the seat and when its board next has something due, ``note_seat_view(thing, message, view,
+    due)``, for its bots and its lock-step: it is never sent."""
     board = None  # the state is parsed once for all the table's views
     note = getattr(publisher, "note_seat_view", None)
     for seat, thing in enumerate(item.devices):

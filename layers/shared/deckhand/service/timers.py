@@ -17,6 +17,10 @@ from .round_boards import boards_of_round
 from .runtime import Runtime
 from .tableboard import Unchanged
 
+# A paced deal's card this late (ms) means its pacer is gone: the sweep gives out what is due and
+# invokes a new one (a live pacer is never this late; two at once would only share the work).
+PACER_LATE_MS = 2_000
+
 # The attributes of a board the sweep decides from (its key, status, clocks and successor).
 SWEPT = [
     "pk",
@@ -85,11 +89,18 @@ def sweep_boards(rt: Runtime, event_id: str, round_no: int, pairs: list[tuple[st
 def _timeout(rt: Runtime, item: BoardStateItem) -> int:
     """Apply what is due on the board, read whole now (``item`` has the swept attributes only)."""
 
+    late = False
+
     def change(current: BoardStateItem) -> tableboard.Timeouts | Unchanged[tableboard.Timeouts]:
+        nonlocal late
+        # A paced deal's card long overdue: its pacer (AWS) is gone — failed, or never invoked.
+        late = bool(current.deal_from and current.deadline and now_ms() - current.deadline > PACER_LATE_MS)
         timeouts = tableboard.apply_timeouts(current)
         return timeouts if timeouts.applied else Unchanged(timeouts)
 
     updated, timeouts = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
+    if late and tableboard.next_card_at(updated, tableboard.engine_of(updated)[1]):
+        rt.invoke(flow.PACE, flow.pace_request(updated))  # a new pacer for the rest of the deal
     if timeouts.applied:
         flow.after_change(rt, updated, redealt=timeouts.redealt)
     return timeouts.applied
