@@ -61,7 +61,7 @@ def seed_table(ruleset: str) -> dict[str, list[int]]:
             next_board=BOARDS[position + 1] if position + 1 < len(BOARDS) else "",
             previous_board=BOARDS[position - 1] if position else "",
             status="waiting",
-            state="" if position else g.new_board(order, None).to_json(),
+            state="" if position else (g.new_board_in_steps or g.new_board)(order, None).to_json(),
             log=[],
             asked_at=[0] * g.seats,
             play_ms=[0] * g.seats,

@@ -217,8 +217,11 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 next_board=boards[position + 1] if position + 1 < len(boards) else "",
                 previous_board=boards[position - 1] if position else "",
                 status="waiting",
-                # A board that carries the previous one's outcome is made when it starts (tableboard.start).
-                state="" if g.carries and position else g.new_board(order, None).to_json(),
+                # A board that carries the previous one's outcome is made when it starts (tableboard.start);
+                # a game dealt in steps starts with no card out (tableboard gives them out).
+                state=""
+                if g.carries and position
+                else (g.new_board_in_steps or g.new_board)(order, None).to_json(),
                 log=[],
                 asked_at=[0] * g.seats,
                 play_ms=[0] * g.seats,
