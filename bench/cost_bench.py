@@ -103,7 +103,7 @@ def item_size(item: dict[str, Any]) -> int:
 
 def play_boards(boards: int, meter: Meter) -> dict[str, Any]:
     from backend import Backend, DeviceBot, create_table, setup_moto_env
-    from deckhand.service import rounds, tableboard
+    from deckhand.service import board_store, rounds
     from moto import mock_aws
 
     setup_moto_env()
@@ -153,7 +153,7 @@ def play_boards(boards: int, meter: Meter) -> dict[str, Any]:
         from deckhand.service.messaging import encode
 
         sizes = [len(encode(p)) for _, p in messages]
-        final = tableboard.load("cost", 1, "T1", str(boards))
+        final = board_store.load("cost", 1, "T1", str(boards))
         per_message.sort()
         return {
             "per_message": per_message,

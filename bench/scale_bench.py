@@ -76,7 +76,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
     from handlers import FakeContext, api_event, load_handler
 
     setup_moto_env()
-    from deckhand.service import context, rounds, tableboard
+    from deckhand.service import board_store, lambda_runtime, rounds, tableboard
     from deckhand.service.messaging import RecordingPublisher
     from deckhand.service.runtime import Runtime
 
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
             timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
 
         publisher = RecordingPublisher()
-        context.set_runtime(Runtime(publisher, invoke))
+        lambda_runtime.set_runtime(Runtime(publisher, invoke))
 
         def api(method: str, path: str, body: Any = None) -> Any:
             event = api_event("api-standings.json", path=path, method=method, body=body)
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
             start = time.perf_counter()
             ended = []
             for table, board in pairs:
-                item = tableboard.load("online", number, table, board)
+                item = board_store.load("online", number, table, board)
                 assert item is not None
                 if item.status not in ("playing", "waiting"):
                     continue
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 def play_out(current: Any) -> None:
                     if current.status == "waiting":
                         tableboard.start(current)  # the table's next board, as the play path begins it
-                    g, engine = tableboard.engine_of(current)
+                    g, engine = board_store.engine_of(current)
                     decide = g.bot()
                     while not engine.finished:
                         seat = engine.pending()[0]
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
                     current.state = engine.to_json()
                     current.status = "ended"
 
-                tableboard.transact(("online", number, table, board), play_out, first=item)
+                board_store.transact(("online", number, table, board), play_out, first=item)
                 ended.append((table, board))
             play = time.perf_counter() - start
             timings.clear()
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 f"  {number:>5} {deal:>10.1f} {play:>8.1f} {scoring:>8.1f} {reading:>10.1f} {len(pairs):>7}",
                 flush=True,
             )
-        context.set_runtime(None)
+        lambda_runtime.set_runtime(None)
 
 
 if __name__ == "__main__":

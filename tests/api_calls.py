@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from backend import THINGS, Backend, DeviceBot, FakeClock, create_table, setup_moto_env
-from deckhand.service import clock, context
+from deckhand.service import clock, lambda_runtime
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
 from handlers import FakeContext, api_event, load_handler
@@ -71,11 +71,11 @@ def api_under_moto(runtime: Runtime | None = None) -> Iterator[Any]:
     with mock_aws():
         create_table()
         clock.set_clock(FakeClock())
-        context.set_runtime(runtime or Runtime(RecordingPublisher(), lambda name, payload: None))
+        lambda_runtime.set_runtime(runtime or Runtime(RecordingPublisher(), lambda name, payload: None))
         try:
             yield load_handler("api")
         finally:
-            context.set_runtime(None)
+            lambda_runtime.set_runtime(None)
             clock.set_clock(None)
 
 

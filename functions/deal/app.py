@@ -2,7 +2,7 @@
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
-from deckhand.service.context import runtime
+from deckhand.service.lambda_runtime import runtime
 from deckhand.service.rounds import DealFailed, deal_round
 
 logger = Logger(service="deal")

@@ -3,7 +3,7 @@
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service import devices
-from deckhand.service.context import runtime
+from deckhand.service.lambda_runtime import runtime
 
 logger = Logger(service="play")
 metrics = Metrics(namespace="Deckhand", service="play")

@@ -5,7 +5,7 @@ board the server deals given out as they fall due, far oftener than the schedule
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
-from deckhand.service.context import runtime
+from deckhand.service.lambda_runtime import runtime
 from deckhand.service.pacing import pace_deal
 from deckhand.service.timers import sweep
 

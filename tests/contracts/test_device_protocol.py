@@ -13,7 +13,7 @@ import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.registry import RULESETS, game
-from deckhand.service import devices, outgoing
+from deckhand.service import device_messages, outgoing
 from deckhand.service.messaging import encode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,12 +104,14 @@ def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
     ]
     for message in up:
         assert set(message) - {"t"} <= set(protocol.UP_FIELDS[message["t"]])
-        parsed = devices.parse(json.loads(protocol.encode(message)))
+        parsed = device_messages.parse(json.loads(protocol.encode(message)))
         assert parsed.t == message["t"] and parsed.msg == message["msg"]
-    assert devices.parse(up[2]).upto == 2  # type: ignore[union-attr]
-    act = devices.parse(up[3])
-    assert isinstance(act, devices.Act) and act.a.k == "play" and act.a.c == ["D3", "C3"] and act.r == 2
-    assert devices.parse(up[5]).a.d == {"as": "H5"}  # type: ignore[union-attr]
+    assert device_messages.parse(up[2]).upto == 2  # type: ignore[union-attr]
+    act = device_messages.parse(up[3])
+    assert (
+        isinstance(act, device_messages.Act) and act.a.k == "play" and act.a.c == ["D3", "C3"] and act.r == 2
+    )
+    assert device_messages.parse(up[5]).a.d == {"as": "H5"}  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -14,7 +14,7 @@ from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.contract import outcome_of
 from deckhand.engines.registry import RULESETS, game
-from deckhand.service import flow, tableboard
+from deckhand.service import board_log, board_progress, board_store
 from deckhand.service.keys import board_pk, deal_sk, event_pk
 from deckhand.service.models import BoardStateItem, DealItem
 from moto import mock_aws
@@ -73,17 +73,17 @@ def seed_table(ruleset: str) -> dict[str, list[int]]:
 def test_each_board_starts_from_the_outcome_of_the_one_before(backend: Backend, ruleset: str) -> None:
     g = game(ruleset)
     orders = seed_table(ruleset)
-    before_start = tableboard.load("e", 1, "T1", "2")
+    before_start = board_store.load("e", 1, "T1", "2")
     assert before_start is not None and before_start.state == ""  # not made before its turn
-    flow.start_board(backend.rt, "e", 1, "T1", "1")  # AI seats play it out; the next boards follow
+    board_progress.start_board(backend.rt, "e", 1, "T1", "1")  # AI seats play it out; the next boards follow
     previous_carry = None
     for b in BOARDS:
-        item = tableboard.load("e", 1, "T1", b)
+        item = board_store.load("e", 1, "T1", b)
         assert item is not None and item.status == "ended", b
         assert item.carry == previous_carry
         # The stored board is exactly its deal, its carry and its log (the audit's replay).
-        assert tableboard.replay(item, orders[b]).to_json() == item.state
-        outcome = outcome_of(tableboard.result_of(item))
+        assert board_log.replay(item, orders[b]).to_json() == item.state
+        outcome = outcome_of(board_store.result_of(item))
         assert outcome.sides == g.sides and outcome.carry is not None
         previous_carry = outcome.carry
     assert [name for name, _ in backend.invocations].count("score") == len(BOARDS)
@@ -95,8 +95,8 @@ def test_a_board_does_not_start_before_the_one_it_carries_from_has_ended(
 ) -> None:
     seed_table(ruleset)
     with pytest.raises(RuntimeError, match="before board 1 ended"):
-        flow.start_board(backend.rt, "e", 1, "T1", "2")
-    item = tableboard.load("e", 1, "T1", "2")
+        board_progress.start_board(backend.rt, "e", 1, "T1", "2")
+    item = board_store.load("e", 1, "T1", "2")
     assert item is not None and item.status == "waiting" and item.state == ""
 
 

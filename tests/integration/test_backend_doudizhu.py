@@ -7,7 +7,7 @@ from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
 from deckhand.engines.common.cards import format_cards
 from deckhand.engines.registry import game
-from deckhand.service import events, rounds, scoring, tableboard
+from deckhand.service import board_log, board_store, events, rounds, scoring
 from deckhand.service.models import DealItem
 
 setup_moto_env()
@@ -81,7 +81,7 @@ def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_aga
             thing, {"t": "act", "msg": f"p{n}", "board": msg["b"], "a": {"k": "bid", "v": 0}}
         )
         assert outcome["status"] == "accepted"
-    item = tableboard.load("ddz", 1, "A", "1")
+    item = board_store.load("ddz", 1, "A", "1")
     assert item.log[-1]["t"] == "redeal" and item.log[-1]["n"] == 1 and item.dealt_ok is None
     deal = [p for p in backend.publisher.to("dealer-A") if p["t"] == "deal"][-1]
     stored = DealItem.get("EVENT#ddz", "DEAL#001#1#1").order
@@ -100,15 +100,15 @@ def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_aga
     )
     assert stale["code"] == "deal_mismatch"
     resumed = report_deal(backend, 2)
-    assert resumed["status"] == "accepted" and tableboard.load("ddz", 1, "A", "1").status == "playing"
+    assert resumed["status"] == "accepted" and board_store.load("ddz", 1, "A", "1").status == "playing"
     # Table B passes all round too: it gets the very same second deal.
     for n, thing in enumerate(THINGS[3:]):
         msg = backend.last_view(thing)
         backend.send(thing, {"t": "act", "msg": f"q{n}", "board": msg["b"], "a": {"k": "bid", "v": 0}})
     assert backend.seat_view(THINGS[3])["hand"] == second["hand"]
     # The log replays to the stored state (redeal entries are notes, not actions).
-    item = tableboard.load("ddz", 1, "A", "1")
-    assert tableboard.replay(item, list(stored)).to_json() == item.state
+    item = board_store.load("ddz", 1, "A", "1")
+    assert board_log.replay(item, list(stored)).to_json() == item.state
 
 
 @pytest.mark.parametrize(
@@ -122,9 +122,9 @@ def test_a_board_all_pass_is_redealt_identically_and_the_dealing_table_deals_aga
 def test_bad_bids_are_refused_before_the_engine(backend, payload, code):
     prepare(backend)
     rounds.request_next_round(backend.rt, "ddz")
-    before = tableboard.load("ddz", 1, "A", "1").version
+    before = board_store.load("ddz", 1, "A", "1").version
     assert backend.send(THINGS[0], payload)["code"] == code
-    assert tableboard.load("ddz", 1, "A", "1").version == before
+    assert board_store.load("ddz", 1, "A", "1").version == before
 
 
 def test_an_out_of_turn_bid_is_refused_by_the_engine(backend):

@@ -97,16 +97,16 @@ def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend
     deals = {f"1/{b}": rounds.deal_order(salt, 1, b, game("bigtwo-2017")) for b in ("1", "2")}
     assert rounds.commitment(salt, deals) == start[0]["commit"]
     # ...and the deals so recomputed are the ones that were played.
-    from deckhand.service import tableboard
+    from deckhand.service import board_store
 
-    item = tableboard.load("cup", 1, "A", "1")
-    assert item.log and tableboard.engine_of(item)[1].to_dict()["d"] == [
+    item = board_store.load("cup", 1, "A", "1")
+    assert item.log and board_store.engine_of(item)[1].to_dict()["d"] == [
         sorted(deals["1/1"][s::4]) for s in range(4)
     ]
 
 
 def test_every_board_replays_from_its_log_to_the_stored_result(backend):
-    from deckhand.service import tableboard
+    from deckhand.service import board_log, board_store
     from deckhand.service.models import DealItem, ResultItem
 
     bots = prepare(backend)
@@ -114,9 +114,9 @@ def test_every_board_replays_from_its_log_to_the_stored_result(backend):
     run_round(backend, bots)
     for table in ("A", "B"):
         for board in ("1", "2"):
-            item = tableboard.load("cup", 1, table, board)
+            item = board_store.load("cup", 1, table, board)
             order = DealItem.get("EVENT#cup", f"DEAL#001#1#{board}").order
-            replayed = tableboard.replay(item, order)
+            replayed = board_log.replay(item, order)
             assert replayed.to_json() == item.state
             stored = ResultItem.get("EVENT#cup", f"RESULT#001#{table}#{board}")
             assert replayed.result()["scores"] == stored.scores
@@ -143,7 +143,7 @@ def test_score_retries_never_count_twice(backend):
 
 def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(backend):
     from deckhand.engines.common.cards import format_cards
-    from deckhand.service import tableboard
+    from deckhand.service import board_store
     from deckhand.service.models import DealItem
 
     bots = prepare(backend)
@@ -161,7 +161,7 @@ def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(
     assert len(hands) == 4 and sorted(c for h in hands for c in h) == sorted(format_cards(order))
     assert b["deal"]["deal_number"] == 1 and b["deal"]["kitty"] == []
     for play in b["play"]:
-        item = tableboard.load("cup", 1, play["table"], b["board"])
+        item = board_store.load("cup", 1, play["table"], b["board"])
         kept = ("s", "t", "c", "v", "d", "n", "by")  # never the press's time or message id
         played = [e for e in item.log if e["t"] not in ("dealt", "call")]
         assert play["steps"] == [{k: e[k] for k in kept if k in e} for e in played]

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 from backend import THINGS, Backend, create_table, prepare, setup_moto_env
-from deckhand.service import rounds, tableboard
+from deckhand.service import board_store, rounds
 from moto import mock_aws
 
 setup_moto_env()
@@ -21,7 +21,7 @@ def started():
 
 
 def snapshot(b):
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     return item.state, item.version, len(item.log)
 
 
@@ -80,7 +80,7 @@ def test_unknown_thing_is_rejected(started):
 
 def test_device_acts_only_for_its_own_seat(started):
     b, _ = started
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     # hs-A-1 sends; the action is recorded for seat 1 whatever it claims.
     assert (
         b.send("hs-A-1", {"t": "act", "msg": "x", "board": "1", "seat": 3, "a": {"k": "show", "v": 0}})[
@@ -88,7 +88,7 @@ def test_device_acts_only_for_its_own_seat(started):
         ]
         == "accepted"
     )
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert item.log[-1]["s"] == 1 and item.log[-1]["m"] == "x"
     # A device of table B cannot act on table A's board.
     before = snapshot(b)
@@ -103,8 +103,8 @@ def test_out_of_turn_is_rejected(started):
     b, bots = started
     for thing in THINGS[:4]:
         b.send(thing, {"t": "act", "msg": f"s-{thing}", "board": "1", "a": {"k": "show", "v": 0}})
-    item = tableboard.load("cup", 1, "A", "1")
-    engine = tableboard.engine_of(item)[1]
+    item = board_store.load("cup", 1, "A", "1")
+    engine = board_store.engine_of(item)[1]
     turn = engine.turn
     other = THINGS[(turn + 1) % 4]
     before = snapshot(b)
@@ -119,11 +119,11 @@ def test_duplicate_delivery_is_acknowledged_again_and_applied_once(started):
     assert b.send("hs-A-2", message)["status"] == "accepted"
     after_first = snapshot(b)
     assert b.send("hs-A-2", message)["status"] == "duplicate"
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     # With the board's version: the first ack may have been lost with the link (regression, soak).
     assert last_reply(b, "hs-A-2") == {"t": "ack", "msg": "dup-1", "dup": True, "v": item.version}
     assert snapshot(b) == after_first
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert sum(1 for e in item.log if e.get("m") == "dup-1") == 1
     # The same message id from another device is that device's own message.
     assert b.send("hs-A-3", message)["status"] == "accepted"
@@ -133,8 +133,8 @@ def test_two_handsets_racing_for_one_turn_exactly_one_wins(started):
     b, _ = started
     for thing in THINGS[:4]:
         b.send(thing, {"t": "act", "msg": f"s-{thing}", "board": "1", "a": {"k": "show", "v": 0}})
-    item = tableboard.load("cup", 1, "A", "1")
-    turn = tableboard.engine_of(item)[1].turn
+    item = board_store.load("cup", 1, "A", "1")
+    turn = board_store.engine_of(item)[1].turn
     # Two messages for the same decision from the seat, sent at once with different ids, and one
     # from the next seat: only the seat whose turn it is wins, once.
     outcomes = {}
@@ -154,14 +154,14 @@ def test_two_handsets_racing_for_one_turn_exactly_one_wins(started):
     assert statuses == ["accepted", "rejected"], outcomes
     loser = next(o for o in outcomes.values() if o["status"] == "rejected")
     assert loser["code"] == "not_your_turn"
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert sum(1 for e in item.log if e["t"] == "double") == 1
 
 
 def test_lost_race_is_retried_not_lost(started, monkeypatch):
     """A write that loses the version check is redone on the new state (and may then succeed)."""
     b, _ = started
-    original = tableboard.load
+    original = board_store.load
     calls = {"n": 0}
 
     def stale_once(*key):
@@ -173,13 +173,13 @@ def test_lost_race_is_retried_not_lost(started, monkeypatch):
             other.save()
         return item
 
-    monkeypatch.setattr(tableboard, "load", stale_once)
+    monkeypatch.setattr(board_store, "load", stale_once)
     assert (
         b.send("hs-A-0", {"t": "act", "msg": "r1", "board": "1", "a": {"k": "show", "v": 0}})["status"]
         == "accepted"
     )
-    monkeypatch.setattr(tableboard, "load", original)
-    item = tableboard.load("cup", 1, "A", "1")
+    monkeypatch.setattr(board_store, "load", original)
+    item = board_store.load("cup", 1, "A", "1")
     assert [e["m"] for e in item.log if "m" in e] == ["r1"]
 
 
@@ -191,10 +191,10 @@ def test_timeout_applies_the_default_and_is_recorded(started):
     b.clock.advance(2)
     counts = b.sweep()
     assert counts["timeouts"] == 3 + 4  # table A: three undecided seats; table B: all four
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     timeouts = [e for e in item.log if e.get("to")]
     assert [(e["s"], e["t"], e["v"]) for e in timeouts] == [(1, "show", 0), (2, "show", 0), (3, "show", 0)]
-    engine = tableboard.engine_of(item)[1]
+    engine = board_store.engine_of(item)[1]
     assert engine.phase == "double" and engine.shown == [1, 0, 0, 0]
     assert item.play_ms[1] == 10_000  # a timed-out decision counts its whole allowance
     # The devices were told: each got a new view.
@@ -204,12 +204,12 @@ def test_timeout_applies_the_default_and_is_recorded(started):
 
 def test_timeouts_are_applied_on_an_incoming_message_too(started):
     b, _ = started
-    version = tableboard.load("cup", 1, "A", "1").version
+    version = board_store.load("cup", 1, "A", "1").version
     b.clock.advance(10_001)
     # Nobody chose to show within 10 s: the first message after that finds the show phase over.
     outcome = b.send("hs-A-0", {"t": "act", "msg": "late", "board": "1", "a": {"k": "show", "v": 1}})
     assert outcome["code"] == "phase_closed"
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert item.version == version  # the rejection saved nothing, timeouts included
     assert b.sweep()["timeouts"] == 8
 
@@ -231,7 +231,7 @@ def test_dealt_checked_against_the_board(started):
     assert (
         b.send("dealer-A", {"t": "dealt", "msg": "d1", "board": "1", "cards": order})["status"] == "accepted"
     )
-    assert tableboard.load("cup", 1, "A", "1").dealt_ok is True
+    assert board_store.load("cup", 1, "A", "1").dealt_ok is True
 
 
 def test_dealt_mismatch_stops_the_board_and_is_reported(started):
@@ -241,7 +241,7 @@ def test_dealt_mismatch_stops_the_board_and_is_reported(started):
     misread[5], misread[6] = misread[6], misread[5]
     outcome = b.send("dealer-A", {"t": "dealt", "msg": "d1", "board": "1", "cards": misread})
     assert outcome["code"] == "deal_mismatch" and "card 6" in outcome["why"]
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert item.status == "stopped" and "card 6" in item.stop_reason
     assert b.publisher.to("hs-A-0")[-1] == {"t": "stopped", "b": "1", "why": "board stopped, referee called"}
     assert {"t": "stopped", "b": "1", "why": item.stop_reason} in b.publisher.to("dealer-A")
@@ -269,7 +269,7 @@ def test_a_misread_report_overtaken_by_the_correct_one_changes_nothing(started):
         b.send("dealer-A", {"t": "dealt", "msg": "d1", "board": "1", "cards": misread})["status"]
         == "accepted"
     )
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert item.status == "playing" and not item.stop_reason and item.dealt_ok is True
     assert (
         b.send("hs-A-0", {"t": "act", "msg": "s", "board": "1", "a": {"k": "show", "v": 0}})["status"]
@@ -287,12 +287,12 @@ def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
     assert b.send("dealer-A", {"t": "dealt", "msg": "d1", "board": "1", "cards": misread})["code"] == (
         "deal_mismatch"
     )
-    stopped = tableboard.load("cup", 1, "A", "1")
+    stopped = board_store.load("cup", 1, "A", "1")
     b.publisher.clear()
     assert b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order}) == {
         "status": "accepted"
     }
-    item = tableboard.load("cup", 1, "A", "1")
+    item = board_store.load("cup", 1, "A", "1")
     assert item.status == "playing" and not item.stop_reason and item.dealt_ok is True
     assert item.state == stopped.state  # nothing was played or undone while it stood still
     assert item.deadline > 0
@@ -303,11 +303,11 @@ def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
     assert b.send("dealer-A", {"t": "dealt", "msg": "d2", "board": "1", "cards": order})["status"] == (
         "duplicate"
     )
-    assert tableboard.load("cup", 1, "A", "1").version == item.version
+    assert board_store.load("cup", 1, "A", "1").version == item.version
 
 
 def test_the_audit_counts_an_accepted_action_that_no_log_holds(started):
-    from deckhand.service.audit import audit_event
+    from deckhand.service.replay_audit import audit_event
 
     b, _ = started
     assert (

@@ -244,9 +244,9 @@ def test_equal_summed_level_points_are_decided_by_one_extra_board(backend):
     _penalty(backend, "forfeit", "B1")  # game 2: A 18:0 — the sums are equal
     (m,) = [m for m in list_matches("league", 1) if m.table]
     assert m.status == "playing" and len(m.games) == 2 and m.rules["decider"] == m.boards[-1]
-    from deckhand.service import tableboard
+    from deckhand.service import board_store
 
-    extra = tableboard.load("league", 1, m.table, m.boards[-1])
+    extra = board_store.load("league", 1, m.table, m.boards[-1])
     assert extra.carry["options"]["boards"] == 1 and extra.carry["options"]["draws"] is False
     assert extra.clock_ends_at == 0
     play(bots)

@@ -12,7 +12,7 @@ from deckhand.engines.common.cards import format_cards, make_deck, parse_cards
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.guandan.board import GuandanBoard
 from deckhand.engines.registry import game
-from deckhand.service import tableboard
+from deckhand.service import board_store, board_views
 from deckhand.service.keys import META, board_pk, deal_sk, device_pk, event_pk
 from deckhand.service.models import BoardStateItem, DealItem, DeviceItem
 from moto import mock_aws
@@ -76,7 +76,7 @@ def test_a_108_card_report_with_both_copies_of_every_card_matches(backend: Backe
     swapped = list(tokens)
     swapped[first], swapped[second] = swapped[second], swapped[first]  # the two copies change places
     assert dealt(backend, "d1", swapped)["status"] == "accepted"
-    item = tableboard.load("g", 1, "T1", "1")
+    item = board_store.load("g", 1, "T1", "1")
     assert item is not None and item.dealt_ok and item.status == "playing"
 
 
@@ -114,7 +114,7 @@ def test_a_report_missing_a_copy_or_out_of_order_stops_the_board(
     result = dealt(backend, "d1", report)
     assert result["status"] == "rejected" and result["code"] == "deal_mismatch"
     assert result["why"].startswith(why.format(n=n)), result["why"]
-    item = tableboard.load("g", 1, "T1", "1")
+    item = board_store.load("g", 1, "T1", "1")
     assert item is not None and item.status == "stopped" and item.dealt_ok is False
 
 
@@ -132,9 +132,9 @@ def test_a_play_with_several_readings_is_refused_with_them_and_played_with_the_o
 ) -> None:
     order, board = wild_board()
     seed(order, board)
-    item = tableboard.load("g", 1, "T1", "1")
+    item = board_store.load("g", 1, "T1", "1")
     assert item is not None
-    tableboard.publish_views(backend.publisher, item)  # what the board's start sends
+    board_views.publish_views(backend.publisher, item)  # what the board's start sends
     view = backend.last_view(HANDSETS[0])
     assert view is not None and view["ask"]["o"] == [{"l": "Play", "a": {"k": "play", "c": True}}]
     cards = ["S9", "ST", "SJ", "H2", "H2"]
@@ -148,9 +148,9 @@ def test_a_play_with_several_readings_is_refused_with_them_and_played_with_the_o
     chosen = refusal["ask"]["o"][labels.index("straight 9\u2013K")]["a"]
     again = {"t": "act", "msg": "p2", "board": "1", "r": 1, "a": {"k": "play", "c": cards, "d": chosen["d"]}}
     assert backend.send(HANDSETS[0], again)["status"] == "accepted"
-    item = tableboard.load("g", 1, "T1", "1")
+    item = board_store.load("g", 1, "T1", "1")
     assert item is not None
-    _, stored = tableboard.engine_of(item)
+    _, stored = board_store.engine_of(item)
     assert isinstance(stored, GuandanBoard) and stored.last_reading is not None
     assert stored.last_reading.type.json_name == "straight" and stored.last_reading.rank == 13
     assert item.log[-1]["d"] == chosen["d"]  # the reading is logged: the audit's replay needs it

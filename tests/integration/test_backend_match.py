@@ -15,7 +15,7 @@ from deckhand.competition.matchplay.entrants import MatchResult, ResultKind
 from deckhand.engines.common.cards import format_cards
 from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition
-from deckhand.service import events, match_results, match_rounds, pairs, rounds, scoring, tableboard
+from deckhand.service import board_store, events, match_results, match_rounds, pairs, rounds, scoring
 from deckhand.service.keys import event_pk, match_sk
 from deckhand.service.models import MatchItem, PairingItem, ProgressItem
 from deckhand.service.round_boards import list_matches
@@ -128,10 +128,10 @@ def test_each_board_starts_from_the_carry_of_the_one_before(league):
     rounds.request_next_round(b.rt, "league")
     play(bots)
     for m in list_matches("league", 1):
-        first = tableboard.load("league", 1, m.table, "1")
-        second = tableboard.load("league", 1, m.table, "2")
+        first = board_store.load("league", 1, m.table, "1")
+        second = board_store.load("league", 1, m.table, "2")
         assert first.next_board == "2" and second.previous_board == "1"
-        carried = tableboard.result_of(first)["carry"]
+        carried = board_store.result_of(first)["carry"]
         assert second.carry == carried
         assert second.carry["boards"] == 1 and "order" in second.carry
 
@@ -143,7 +143,7 @@ def test_the_match_result_is_written_with_the_board_that_ended_it(league, monkey
     rounds.request_next_round(b.rt, "league")
     play(bots)
     for m in list_matches("league", 1):
-        last = tableboard.load("league", 1, m.table, m.boards[-1])
+        last = board_store.load("league", 1, m.table, m.boards[-1])
         assert last.status == "ended" and m.result is not None
     progress = ProgressItem.get(event_pk("league"), "PROGRESS#001")
     assert progress.boards_done == progress.boards_total == 2
@@ -193,17 +193,17 @@ def test_an_odd_field_gives_the_bye_a_forfeit_win(backend):
 def test_same_boards_option_deals_board_k_alike_at_every_table(backend):
     prepare(backend, match={"format": "swiss", "same_boards": True})
     rounds.request_next_round(backend.rt, "league")
-    a = tableboard.load("league", 1, "A", "1")
-    b_ = tableboard.load("league", 1, "B", "1")
-    assert tableboard.engine_of(a)[1].hand(0) == tableboard.engine_of(b_)[1].hand(0)
+    a = board_store.load("league", 1, "A", "1")
+    b_ = board_store.load("league", 1, "B", "1")
+    assert board_store.engine_of(a)[1].hand(0) == board_store.engine_of(b_)[1].hand(0)
 
 
 def test_boards_differ_between_tables_by_default(league):
     b, _ = league
     rounds.request_next_round(b.rt, "league")
-    a = tableboard.load("league", 1, "A", "1")
-    b_ = tableboard.load("league", 1, "B", "1")
-    assert tableboard.engine_of(a)[1].hand(0) != tableboard.engine_of(b_)[1].hand(0)
+    a = board_store.load("league", 1, "A", "1")
+    b_ = board_store.load("league", 1, "B", "1")
+    assert board_store.engine_of(a)[1].hand(0) != board_store.engine_of(b_)[1].hand(0)
 
 
 def test_the_clock_makes_the_board_in_play_the_last(backend):
@@ -213,7 +213,7 @@ def test_the_clock_makes_the_board_in_play_the_last(backend):
     assert match.clock_ends_at == match.started_at + 50 * 60_000
     backend.clock.advance(50 * 60_000)
     assert backend.sweep()["timeouts"] >= 2  # both tables told; the default timeouts come too
-    assert all(tableboard.load("league", 1, t, "1").time_up_told for t in "AB")
+    assert all(board_store.load("league", 1, t, "1").time_up_told for t in "AB")
     assert backend.sweep()["timeouts"] == 0, "each board is told once"
     play(bots)
     for m in list_matches("league", 1):
@@ -261,13 +261,13 @@ def test_referee_penalties_apply_to_the_board_in_play_and_are_audited(league):
     )
     assert shown["table"] == "A" and shown["board"] == "1" and shown["seat"] == 1
     referee.record(event, {"kind": "foul", "player": offender, "reason": "showed cards"}, by="ref", rt=b.rt)
-    first = tableboard.load("league", 1, "A", "1")
+    first = board_store.load("league", 1, "A", "1")
     assert first.status == "ended"
     assert [(e["t"], e["by"]) for e in first.log if "by" in e] == [("warning", "ref"), ("foul", "ref")]
-    result = tableboard.result_of(first)
+    result = board_store.result_of(first)
     assert result["ended_by"] == "foul" and result["winner_side"] == 0
-    second = tableboard.load("league", 1, "A", "2")
-    assert second.carry["no_tribute"] and tableboard.engine_of(second)[1].seat_view(0).phase == "lead"
+    second = board_store.load("league", 1, "A", "2")
+    assert second.carry["no_tribute"] and board_store.engine_of(second)[1].seat_view(0).phase == "lead"
     # A game forfeit ends the match: 2:0 and the forfeit's level points, kind forfeit.
     referee.record(event, {"kind": "forfeit", "player": offender, "reason": "left"}, by="ref", rt=b.rt)
     m = MatchItem.get(event_pk("league"), match_sk(1, "A"))
@@ -297,7 +297,7 @@ def test_best_of_three_plays_games_until_a_pair_wins_two(backend):
         wins = [sum(1 for g in m.games if g["mp"][side] == 2) for side in (0, 1)]
         assert max(wins) == 2 or len(m.games) == 3
         for b in m.boards:
-            item = tableboard.load("league", 1, m.table, b)
+            item = board_store.load("league", 1, m.table, b)
             assert item.carry == {"options": m.rules["options"]}  # a new game: levels back to 2
         lp = [sum(g["lp"][side] for g in m.games) for side in (0, 1)]
         assert m.result["lp"] == lp
@@ -310,16 +310,16 @@ def test_the_clock_warns_then_takes_the_default_with_a_violation(league):
     at 30 s the turn is passed (or led: a forced pass) with a violation; both logged as the clock's."""
     b, _ = league
     rounds.request_next_round(b.rt, "league")
-    item = tableboard.load("league", 1, "A", "1")
-    _, board = tableboard.engine_of(item)
+    item = board_store.load("league", 1, "A", "1")
+    _, board = board_store.engine_of(item)
     seat = board.pending()[0]
     thing = THINGS[seat]
     b.clock.advance(19_000)
     assert b.sweep()["timeouts"] == 0
     b.clock.advance(2_000)
     b.sweep()
-    item = tableboard.load("league", 1, "A", "1")
-    _, board = tableboard.engine_of(item)
+    item = board_store.load("league", 1, "A", "1")
+    _, board = board_store.engine_of(item)
     assert board.pending() == [seat], "a warning leaves the decision with the seat"
     assert [(e["s"], e["t"], e.get("to")) for e in item.log] == [(seat, "warning", True)]
     assert board.seat_view(seat).penalties == ((seat, "warning (timeout)"),)
@@ -327,37 +327,37 @@ def test_the_clock_warns_then_takes_the_default_with_a_violation(league):
     assert item.deadline == item.log[0]["at"] + 10_000  # ten seconds after the warning
     b.clock.advance(9_000)
     b.sweep()
-    assert len(tableboard.load("league", 1, "A", "1").log) == 1
+    assert len(board_store.load("league", 1, "A", "1").log) == 1
     b.clock.advance(1_000)
     b.sweep()
-    item = tableboard.load("league", 1, "A", "1")
+    item = board_store.load("league", 1, "A", "1")
     kinds = [(e["s"], e["t"], e.get("to")) for e in item.log]
     assert kinds[:2] == [(seat, "warning", True), (seat, "pass", True)]
-    _, board = tableboard.engine_of(item)
+    _, board = board_store.engine_of(item)
     assert (seat, "violation (timeout)") in board.seat_view(seat).penalties
     # The next seat's clock starts afresh: its own warning at 20 s, once.
     b.clock.advance(25_000)
     b.sweep()
     b.sweep()
-    item = tableboard.load("league", 1, "A", "1")
+    item = board_store.load("league", 1, "A", "1")
     assert sum(1 for e in item.log if e["t"] == "warning") == 2
 
 
 def test_a_handset_calls_the_referee_and_play_goes_on(league):
     """Any seat, at any moment of a board: the call is noted on the board for the event's staff (the
     round's status) and in the audit, once per message and once a minute per seat; nothing else."""
-    from deckhand.service import audit, referee
+    from deckhand.service import referee, replay_audit
 
     b, bots = league
     rounds.request_next_round(b.rt, "league")
-    item = tableboard.load("league", 1, "A", "1")
-    idle = next(s for s in range(4) if s not in tableboard.engine_of(item)[1].pending())
+    item = board_store.load("league", 1, "A", "1")
+    idle = next(s for s in range(4) if s not in board_store.engine_of(item)[1].pending())
     thing = THINGS[idle]
     call = act("call-1", "1", "call", r=1)
     assert b.send(thing, call)["status"] == "accepted"
     assert b.send(thing, call)["status"] == "duplicate"
     assert b.send(thing, act("call-2", "1", "call", r=1))["status"] == "accepted"  # within the minute
-    item = tableboard.load("league", 1, "A", "1")
+    item = board_store.load("league", 1, "A", "1")
     assert [(e["s"], e["t"]) for e in item.log] == [(idle, "call")]
     staff = rounds.round_status("league", 1)
     (board,) = next(t for t in staff["tables"] if t["table"] == "A")["boards"]
@@ -367,10 +367,10 @@ def test_a_handset_calls_the_referee_and_play_goes_on(league):
     assert entry["kind"] == "call_referee" and entry["by"] == thing and entry["seat"] == idle
     b.clock.advance(61_000)
     assert b.send(thing, act("call-3", "1", "call", r=1))["status"] == "accepted"
-    assert sum(1 for e in tableboard.load("league", 1, "A", "1").log if e["t"] == "call") == 2
+    assert sum(1 for e in board_store.load("league", 1, "A", "1").log if e["t"] == "call") == 2
     b.sweep()  # the minute passed: the clocks took their defaults; the handsets have new views
     play(bots)
-    counts = audit.audit_event("league")
+    counts = replay_audit.audit_event("league")
     assert counts["replay_mismatches"] == counts["doubled"] == 0
 
 
@@ -381,11 +381,11 @@ def test_a_tables_handsets_restarting_mid_match_resume_the_board_in_play(league)
     rounds.request_next_round(b.rt, "league")
     table_a = [bot for bot in bots if bot.thing in THINGS[:4]]
     for _ in range(400):  # play table A until its second board has begun
-        if tableboard.load("league", 1, "A", "2") is not None:
+        if board_store.load("league", 1, "A", "2") is not None:
             break
         for bot in table_a:
             bot.act()
-    second = tableboard.load("league", 1, "A", "2")
+    second = board_store.load("league", 1, "A", "2")
     assert second is not None and second.status == "playing"
     for seat, thing in enumerate(THINGS[:4]):
         assert b.send(thing, {"t": "hello", "msg": f"{thing}-boot"})["status"] == "accepted"

@@ -11,9 +11,9 @@ import pytest
 from backend import Backend, act
 from deckhand.engines.common.cards import format_cards, parse_cards
 from deckhand.engines.registry import game
-from deckhand.service import events, match_results, pairs, rounds, tableboard
-from deckhand.service.audit import audit_event
+from deckhand.service import board_store, events, match_results, pairs, rounds
 from deckhand.service.match_settings import DEAL_MS
+from deckhand.service.replay_audit import audit_event
 from deckhand.service.round_boards import list_matches
 from test_backend_match import PAIRS, THINGS, SeatBot, match_event
 
@@ -49,9 +49,9 @@ def prepare(b: Backend, *, ruleset: str = YAOJI, dealers: bool = False, **change
 
 
 def board_of(table: str = "A", board: str = "1") -> Any:
-    item = tableboard.load("league", 1, table, board)
+    item = board_store.load("league", 1, table, board)
     assert item is not None
-    return item, tableboard.engine_of(item)[1]
+    return item, board_store.engine_of(item)[1]
 
 
 def shown_hand(b: Backend, thing: str) -> list[str]:

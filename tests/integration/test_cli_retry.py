@@ -6,7 +6,7 @@ import json
 import pytest
 from backend import FakeClock, create_table, setup_moto_env
 from deckhand.errors import DeckhandError
-from deckhand.service import clock, context, events, keys, models
+from deckhand.service import clock, events, keys, lambda_runtime, models
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
 from deckhand_local.cli.organiser import ApiClient, ApiError
@@ -56,7 +56,7 @@ def served(tmp_path):
     with mock_aws():
         create_table()
         clock.set_clock(FakeClock())
-        context.set_runtime(Runtime(RecordingPublisher(), lambda name, payload: None))
+        lambda_runtime.set_runtime(Runtime(RecordingPublisher(), lambda name, payload: None))
         api = Api()
         server = ApiServer(api, "secret", port=0).start()
         (tmp_path / "venue.json").write_text(
@@ -66,7 +66,7 @@ def served(tmp_path):
         client = ApiClient(state_dir=tmp_path, sleep=pauses.append)
         yield api, client, pauses
         server.stop()
-        context.set_runtime(None)
+        lambda_runtime.set_runtime(None)
         clock.set_clock(None)
 
 

@@ -8,7 +8,7 @@ from backend import FakeClock, create_table, setup_moto_env
 from deckhand.engines.bigtwo.board import SeatView
 from deckhand.engines.bigtwo.bot import BigTwoBot
 from deckhand.engines.common.cards import format_cards
-from deckhand.service import clock, events, rounds, scoring, tableboard
+from deckhand.service import board_store, clock, events, rounds, scoring
 from deckhand.service.models import DealItem
 from firmware import Bridge, Device, start_broker
 from moto import mock_aws
@@ -99,7 +99,7 @@ def drive(bridge, handsets, dealer, *, drop_after=None, reboot_after=None, limit
     drive.unanswered = 0  # actions still unacknowledged when the link was cut
     for _ in range(limit):
         pump([*handsets, dealer], bridge, 1)
-        item = tableboard.load("fw", 1, "T1", "1")
+        item = board_store.load("fw", 1, "T1", "1")
         if item.status != "playing":
             return item, actions
         for i, h in enumerate(handsets):
@@ -145,10 +145,10 @@ def drive(bridge, handsets, dealer, *, drop_after=None, reboot_after=None, limit
 def test_whole_board_and_deal_through_the_firmware(venue):
     bridge, handsets, dealer = venue
     order = start_round(bridge, dealer)
-    until(lambda: tableboard.load("fw", 1, "T1", "1").dealt_ok is not None, [*handsets, dealer], bridge)
+    until(lambda: board_store.load("fw", 1, "T1", "1").dealt_ok is not None, [*handsets, dealer], bridge)
     assert dealer.hal.motor.dealt == [i % 4 for i in range(52)]
     assert dealer.app.done["1/1"] == order
-    assert tableboard.load("fw", 1, "T1", "1").dealt_ok is True
+    assert board_store.load("fw", 1, "T1", "1").dealt_ok is True
     # Every phase prompts in words, with its options (the first one highlighted).
     until(lambda: "Show your hand? (stakes x3)" in handsets[0].hal.display.lines, handsets, bridge)
     assert "[1 Show]  2 Don't show" in handsets[0].hal.display.lines
@@ -157,7 +157,7 @@ def test_whole_board_and_deal_through_the_firmware(venue):
     device_msgs = [e["m"] for e in item.log if "m" in e]
     assert [o for o in bridge.outcomes if o["status"] != "accepted"] == []
     assert len(device_msgs) == len(set(device_msgs)) == actions + 1  # + the dealer's report
-    assert scoring.list_results("fw", 1)[0].scores == tableboard.result_of(item)["scores"]
+    assert scoring.list_results("fw", 1)[0].scores == board_store.result_of(item)["scores"]
     until(lambda: all(len(h.conn.queue) == 0 for h in [*handsets, dealer]), [*handsets, dealer], bridge)
     until(lambda: "board over" in handsets[0].hal.display.lines[0], handsets, bridge)
 
@@ -189,7 +189,7 @@ def test_misread_card_stops_the_deal_and_the_board(venue):
     assert dealer.app.problem == f"card 8 is {expected[8]}, the board has {expected[7]}"
     assert dealer.hal.motor.stops >= 1 and len(dealer.hal.motor.dealt) == 8
     assert dealer.hal.display.lines[0] == "STOPPED" and "card 8" in dealer.app.error
-    item = tableboard.load("fw", 1, "T1", "1")
+    item = board_store.load("fw", 1, "T1", "1")
     assert item.status == "stopped" and "card 8" in item.stop_reason
     until(lambda: any(line.startswith("STOPPED") for line in handsets[0].hal.display.lines), handsets, bridge)
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import boto3
 from backend import THINGS, Backend, create_table, prepare, setup_moto_env
-from deckhand.service import context, rounds
+from deckhand.service import lambda_runtime, rounds
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.models import _Base
 from deckhand.service.runtime import Runtime
@@ -195,7 +195,7 @@ def test_fuzzed_api_bodies_get_a_client_error_never_a_crash_and_write_nothing():
         create_table()
         api = load_handler("api")
         publisher = RecordingPublisher()
-        context.set_runtime(Runtime(publisher, lambda name, payload: None))
+        lambda_runtime.set_runtime(Runtime(publisher, lambda name, payload: None))
         try:
             for route, _ in ROUTES[:3]:  # a registered event with players and tables to refer to
                 api.handler(api_event(route), FakeContext())
@@ -224,6 +224,6 @@ def test_fuzzed_api_bodies_get_a_client_error_never_a_crash_and_write_nothing():
             baseline = table_snapshot()
             check()
         finally:
-            context.set_runtime(None)
+            lambda_runtime.set_runtime(None)
     assert any(code.startswith("4") for code in TALLY["api"])
     print("API bodies:", dict(TALLY["api"]))

@@ -10,7 +10,7 @@ from deckhand.competition.standings import standings
 from deckhand.engines.bigtwo.board import SeatView
 from deckhand.engines.bigtwo.bot import BigTwoBot
 from deckhand.engines.common.cards import format_cards
-from deckhand.service import clock, context
+from deckhand.service import clock, lambda_runtime
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
 from deckhand_local.cli.competition import run_standings
@@ -32,9 +32,9 @@ def lambdas():
             # Asynchronous invocation, made synchronous: the payload goes through JSON like Lambda's.
             fns[name].handler(json.loads(json.dumps(payload)), FakeContext())
 
-        context.set_runtime(Runtime(publisher, invoke))
+        lambda_runtime.set_runtime(Runtime(publisher, invoke))
         yield fns, publisher
-        context.set_runtime(None)
+        lambda_runtime.set_runtime(None)
         clock.set_clock(None)
 
 

@@ -6,7 +6,7 @@ import json
 import pytest
 from aws_lambda_powertools.event_handler import Response
 from backend import FakeClock, create_table, setup_moto_env
-from deckhand.service import clock, context, events, idempotency, keys, models
+from deckhand.service import clock, events, idempotency, keys, lambda_runtime, models
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
 from handlers import FakeContext, api_event, load_handler
@@ -30,9 +30,9 @@ def api():
     with mock_aws():
         create_table()
         clock.set_clock(FakeClock())
-        context.set_runtime(Runtime(RecordingPublisher(), lambda name, payload: None))
+        lambda_runtime.set_runtime(Runtime(RecordingPublisher(), lambda name, payload: None))
         yield load_handler("api")
-        context.set_runtime(None)
+        lambda_runtime.set_runtime(None)
         clock.set_clock(None)
 
 

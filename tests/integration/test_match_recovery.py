@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from backend import act
-from deckhand.service import events, match_formats, match_rounds, pairs, referee, rounds, tableboard
+from deckhand.service import board_store, events, match_formats, match_rounds, pairs, referee, rounds
 from deckhand.service.keys import event_pk, match_sk
 from deckhand.service.models import AuditItem, MatchItem, TeamItem
 from deckhand.service.round_boards import list_matches
@@ -36,22 +36,22 @@ def _failing_once(monkeypatch, cls, name):
 def test_a_penalty_retried_after_a_failure_is_applied_once(backend, monkeypatch):
     prepare(backend)
     rounds.request_next_round(backend.rt, "league")
-    player = tableboard.load("league", 1, "A", "1").players[1]
+    player = board_store.load("league", 1, "A", "1").players[1]
     _failing_once(monkeypatch, AuditItem, "save")
     with pytest.raises(RuntimeError):
         _penalty(backend, "violation", player)
     _penalty(backend, "violation", player)  # the same request again (its Idempotency-Key)
-    item = tableboard.load("league", 1, "A", "1")
+    item = board_store.load("league", 1, "A", "1")
     assert [(e["s"], e["t"]) for e in item.log if e.get("by")] == [(1, "violation")]
     assert [a["kind"] for a in referee.audit_log("league")] == ["violation"]
     _penalty(backend, "violation", player, key="req-2")  # another request: another penalty
-    assert len([e for e in tableboard.load("league", 1, "A", "1").log if e.get("by")]) == 2
+    assert len([e for e in board_store.load("league", 1, "A", "1").log if e.get("by")]) == 2
 
 
 def test_a_disqualification_retried_after_a_failure_still_withdraws_the_pair(backend, monkeypatch):
     prepare(backend)
     rounds.request_next_round(backend.rt, "league")
-    player = tableboard.load("league", 1, "A", "1").players[1]
+    player = board_store.load("league", 1, "A", "1").players[1]
     _failing_once(monkeypatch, TeamItem, "update")
     with pytest.raises(RuntimeError):
         _penalty(backend, "disqualify", player)
@@ -89,7 +89,7 @@ def test_each_game_of_a_best_of_three_has_its_own_clock(backend):
     play(bots)
     for m in list_matches("league", 1):
         for start in m.rules["game_starts"][1:]:
-            item = tableboard.load("league", 1, m.table, start)
+            item = board_store.load("league", 1, m.table, start)
             assert item.clock_ends_at > m.started_at + 60 * 60_000  # from the game's own start
 
 
@@ -149,16 +149,16 @@ def test_a_penalty_after_the_clock_ran_out_ends_the_match(backend):
 
 def test_the_violation_comes_ten_seconds_after_a_late_warning(league_started):
     b = league_started
-    item = tableboard.load("league", 1, "A", "1")
-    seat = tableboard.engine_of(item)[1].pending()[0]
+    item = board_store.load("league", 1, "A", "1")
+    seat = board_store.engine_of(item)[1].pending()[0]
     b.clock.advance(45_000)  # the sweep runs late (on AWS once a minute)
     b.sweep()
-    item = tableboard.load("league", 1, "A", "1")
+    item = board_store.load("league", 1, "A", "1")
     assert [(e["s"], e["t"]) for e in item.log] == [(seat, "warning")]
     assert item.deadline == item.log[0]["at"] + 10_000
     b.clock.advance(10_000)
     b.sweep()
-    assert [e["t"] for e in tableboard.load("league", 1, "A", "1").log][:2] == ["warning", "pass"]
+    assert [e["t"] for e in board_store.load("league", 1, "A", "1").log][:2] == ["warning", "pass"]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from backend import SEEDED, Backend, Crash, event_outcome, play_event, prepare, run_round, setup_moto_env
-from deckhand.service import rounds, tableboard
+from deckhand.service import board_store, rounds, tableboard
 
 setup_moto_env()
 
@@ -64,7 +64,7 @@ def test_the_next_board_is_started_by_a_redrive_and_the_event_ends_the_same(
 
     def redrive() -> None:
         table, board = crashed["board"]
-        assert tableboard.load("cup", 1, table, board).status == "waiting"
+        assert board_store.load("cup", 1, table, board).status == "waiting"
         if how == "duplicate":  # the handset resends the message that got no answer
             thing, payload = sent["last"]
             outcome = backend.send(thing, payload)
@@ -74,7 +74,7 @@ def test_the_next_board_is_started_by_a_redrive_and_the_event_ends_the_same(
             assert backend.send(thing, {"t": "hello", "msg": "h-redrive"})["status"] == "accepted"
         else:
             assert backend.sweep()["started"] == 1
-        assert tableboard.load("cup", 1, table, board).status != "waiting"
+        assert board_store.load("cup", 1, table, board).status != "waiting"
         redrives.append(how)
 
     play_event(backend, bots, redrive)
@@ -89,8 +89,8 @@ def test_a_redrive_of_a_table_already_going_changes_nothing(backend):
     rounds.request_next_round(backend.rt, "cup")
     for bot in bots[:4]:
         bot.act()
-    before = {(t, b): tableboard.load("cup", 1, t, b).version for t in "AB" for b in "12"}
+    before = {(t, b): board_store.load("cup", 1, t, b).version for t in "AB" for b in "12"}
     assert backend.sweep()["started"] == 0
     backend.send("hs-A-0", {"t": "hello", "msg": "h-1"})
-    assert {(t, b): tableboard.load("cup", 1, t, b).version for t in "AB" for b in "12"} == before
+    assert {(t, b): board_store.load("cup", 1, t, b).version for t in "AB" for b in "12"} == before
     assert [p for p in backend.publisher.to("dealer-A") if p["t"] == "deal"][1:] == []

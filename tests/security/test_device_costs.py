@@ -17,7 +17,7 @@ from typing import Any
 import botocore.client
 import pytest
 from backend import THINGS, Backend, create_table, prepare, run_round, setup_moto_env
-from deckhand.service import flow, rounds, tableboard
+from deckhand.service import board_progress, board_store, rounds
 from moto import mock_aws
 
 setup_moto_env()
@@ -62,7 +62,7 @@ def _hello_cost(boards_per_round: int) -> Counter[str]:
     rounds.request_next_round(b.rt, "cup")
     last = str(boards_per_round)
     for board in range(1, boards_per_round + 1):  # the table has played every board but the last
-        item = tableboard.load("cup", 1, "A", str(board))
+        item = board_store.load("cup", 1, "A", str(board))
         item.status = "playing" if str(board) == last else "ended"
         item.save()
     b.send("hs-A-0", {"t": "hello", "msg": "warm"})  # the thing's assignment is cached from here
@@ -93,7 +93,7 @@ def test_a_resent_old_message_of_an_ended_board_costs_one_read_and_no_write(moto
     rounds.request_next_round(b.rt, "cup")
     run_round(b, bots)
     thing, first = next((t, p) for t, p in sent if p["board"] == "1")
-    assert tableboard.load("cup", 1, "A", "1").status == "ended"
+    assert board_store.load("cup", 1, "A", "1").status == "ended"
     invocations = len(b.invocations)
     with database_calls() as calls:
         for _ in range(50):  # a flood of the same stale resend
@@ -108,9 +108,9 @@ def test_a_hello_before_the_table_s_board_starts_reveals_no_board(moto_table, mo
     last board's — and a handset must not get a hand."""
     b = Backend()
     prepare(b, boards_per_round=3)
-    monkeypatch.setattr(flow, "start_board", lambda *a, **k: False)
+    monkeypatch.setattr(board_progress, "start_board", lambda *a, **k: False)
     rounds.request_next_round(b.rt, "cup")
-    assert all(tableboard.load("cup", 1, "A", board).status == "waiting" for board in "123")
+    assert all(board_store.load("cup", 1, "A", board).status == "waiting" for board in "123")
     assert b.send("dealer-A", {"t": "hello", "msg": "h"})["status"] == "accepted"
     assert b.send(THINGS[0], {"t": "hello", "msg": "h"})["status"] == "accepted"
     assert [p["t"] for p in b.publisher.to("dealer-A")] == ["ack"]

@@ -7,7 +7,7 @@ the referee (the round's status) keep the detail.
 
 import pytest
 from backend import THINGS, Backend, act, cup_started, setup_moto_env
-from deckhand.service import rounds, tableboard
+from deckhand.service import board_store, rounds
 
 setup_moto_env()
 
@@ -31,7 +31,7 @@ def test_handsets_never_see_a_misread_s_cards(started):
     b = started
     outcome = misread(b)
     assert outcome["code"] == "deal_mismatch" and "card 6" in outcome["why"]  # the dealing table knows
-    detail = tableboard.load("cup", 1, "A", "1").stop_reason
+    detail = board_store.load("cup", 1, "A", "1").stop_reason
     assert detail and "card 6" in detail
     for thing in THINGS[:4]:
         stops = [p for p in b.publisher.to(thing) if p["t"] == "stopped"]
@@ -43,7 +43,7 @@ def test_handsets_never_see_a_misread_s_cards(started):
 def test_a_play_on_the_stopped_board_does_not_tell_the_detail(started):
     b = started
     misread(b)
-    detail = tableboard.load("cup", 1, "A", "1").stop_reason
+    detail = board_store.load("cup", 1, "A", "1").stop_reason
     outcome = b.send(THINGS[0], act("probe", "1", "show", v=0))
     assert outcome["code"] == "board_stopped" and detail not in outcome["why"]
     assert all(detail not in str(p) for p in b.publisher.to(THINGS[0]))
@@ -52,7 +52,7 @@ def test_a_play_on_the_stopped_board_does_not_tell_the_detail(started):
 def test_the_referee_still_sees_the_detail(started):
     b = started
     misread(b)
-    detail = tableboard.load("cup", 1, "A", "1").stop_reason
+    detail = board_store.load("cup", 1, "A", "1").stop_reason
     status = rounds.round_status("cup", 1)
     table_a = next(t for t in status["tables"] if t["table"] == "A")
     assert table_a["boards"][0] == {"board": "1", "status": "stopped", "why": detail}

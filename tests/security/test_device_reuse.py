@@ -9,7 +9,7 @@ import time
 
 import pytest
 from backend import CUP_EVENT, THINGS, Backend, create_table, play_event, prepare, setup_moto_env
-from deckhand.service import devices, events, rounds, tableboard
+from deckhand.service import board_store, devices, events, rounds
 from deckhand.service.keys import META, device_pk
 from deckhand.service.models import DeviceItem
 from moto import mock_aws
@@ -77,7 +77,7 @@ def test_after_the_event_finished_its_things_serve_the_next_one(backend, monkeyp
     assert events.get_device(THINGS[0]).event_id == "next"
     answer = backend.publisher.to(THINGS[0])[sent:]
     assert [p["t"] for p in answer] == ["ack", "view"]  # the new event's board, not the old one's silence
-    assert answer[1]["v"] == tableboard.load("next", 1, "A", "1").version
+    assert answer[1]["v"] == board_store.load("next", 1, "A", "1").version
 
 
 def test_things_of_an_event_that_never_started_move_and_that_event_cannot_start_without_them(backend):

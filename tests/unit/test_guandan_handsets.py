@@ -17,7 +17,7 @@ from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.contract import Rejected
 from deckhand.engines.registry import game
-from deckhand.service import devices, outgoing
+from deckhand.service import device_messages, outgoing
 from deckhand.service.messaging import encode
 from deckhand_local.venue.simulated import BotHandset
 
@@ -94,9 +94,9 @@ class Table:
     def receive(self, seat: int, message: dict[str, Any]) -> None:
         encode(message)
         self.sent.append(message)
-        parsed = devices.parse(json.loads(json.dumps(message)))
-        assert isinstance(parsed, devices.Act)
-        action = devices._action(SPEC, seat, parsed.a)
+        parsed = device_messages.parse(json.loads(json.dumps(message)))
+        assert isinstance(parsed, device_messages.Act)
+        action = device_messages.to_action(SPEC, seat, parsed.a)
         try:
             self.board.apply(action)
         except Rejected as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhand.service import tableboard
+from deckhand.service import board_store
 from deckhand.service.events import NotFound, get_event
 from deckhand.service.round_boards import boards_of_round
 from deckhand.service.rounds import get_progress, get_round
@@ -48,7 +48,7 @@ def timed_out(event_id: str) -> int:
     count = 0
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
-        items = tableboard.load_many(event_id, number, boards_of_round(event_id, number, r))
+        items = board_store.load_many(event_id, number, boards_of_round(event_id, number, r))
         count += sum(1 for item in items.values() for entry in item.log if entry.get("to"))
     return count
 
@@ -66,13 +66,13 @@ def stall_report(event_id: str, round_no: int) -> str:
     done, total = get_progress(event_id, round_no)
     lines.append(f"round {round_no}: status {r.status}, boards done {done}/{total}")
     pairs = boards_of_round(event_id, round_no, r)
-    items = tableboard.load_many(event_id, round_no, pairs)
+    items = board_store.load_many(event_id, round_no, pairs)
     for table, board in pairs:
         item = items.get((table, board))
         if item is None:
             lines.append(f"  table {table} board {board}: missing")
         elif item.status != "ended":
-            _, engine = tableboard.engine_of(item) if item.state else (None, None)
+            _, engine = board_store.engine_of(item) if item.state else (None, None)
             pending = engine.pending() if engine is not None else []
             lines.append(
                 f"  table {table} board {board}: {item.status}, version {item.version}, "

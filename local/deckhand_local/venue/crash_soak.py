@@ -105,7 +105,7 @@ class CrashSoak:
 
     def run(self) -> SoakResult:
         from deckhand.service import models
-        from deckhand.service.audit import audit_event
+        from deckhand.service.replay_audit import audit_event
 
         began = time.monotonic()
         self.say(f"Starting the venue ({self.venue.start():.1f} s)")

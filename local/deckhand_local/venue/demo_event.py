@@ -143,7 +143,7 @@ class DemoEvent:
         self.tick = 0
         self.failed = 0  # device messages that failed every try (none may)
         self.dropped: dict[str, int] = {}  # device messages the bridge dropped, by why (none may)
-        self.audit: dict[str, int] = {}  # service.audit.audit_event of the finished event
+        self.audit: dict[str, int] = {}  # service.replay_audit.audit_event of the finished event
         self.outcomes: dict[str, int] = {}  # what the server answered to device messages, by status/code
         self.work = Path(tempfile.mkdtemp(prefix="deckhand-venue-"))
         self.devices: list[SimulatedDevice] = []
@@ -181,7 +181,7 @@ class DemoEvent:
             for number in range(1, self.rounds + 1):
                 self._play_round(api, venue, number)
             result = self._finish(api)
-            from deckhand.service.audit import audit_event
+            from deckhand.service.replay_audit import audit_event
 
             # Read straight from the venue's DynamoDB, before it stops.
             self.audit = audit_event("demo", accepted=venue.bridge.accepted)
@@ -344,7 +344,7 @@ class DemoEvent:
     def _sweep_due(self, venue: Venue, number: int) -> bool:
         """The timers' work on the boards that have a card or a decision due now (their devices' last
         views say which): what the venue's sweep would do there, in step with the simulated clock."""
-        from deckhand.service.context import runtime
+        from deckhand.service.lambda_runtime import runtime
         from deckhand.service.timers import sweep_boards
 
         due = self.clock.now()

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from deckhand.errors import VenueStartError
-from deckhand.service import context, models
+from deckhand.service import lambda_runtime, models
 from deckhand.service.messaging import MqttPublisher
 from deckhand.service.runtime import Runtime
 
@@ -186,7 +186,7 @@ class Venue:
             "server-publisher", "127.0.0.1", self.mqtt_port, self.server_login
         )
         self.sent = LastSent(MqttPublisher(self.publisher_client))
-        context.set_runtime(Runtime(self.sent, self.invoker))
+        lambda_runtime.set_runtime(Runtime(self.sent, self.invoker))
         self.invoker.start()
         self.bridge = Bridge(
             "127.0.0.1",
@@ -313,12 +313,6 @@ class Venue:
         self.running_file.unlink(missing_ok=True)
         self.servers_file.unlink(missing_ok=True)
 
-    def sweep_now(self) -> dict[str, int]:
-        """One sweep of the timers, now (a simulated event sweeps in lock-step with its clock): what it
-        did, by kind (``service.timers.sweep``)."""
-        counts: dict[str, int] = call(self.handlers["timers"], "timers", {"source": "local.schedule"})
-        return counts
-
     def _sweep(self) -> None:
         while not self._stop.wait(self.sweep_seconds):
             # A failed sweep is simply retried on the next tick, as the schedule would.
@@ -355,7 +349,7 @@ class Venue:
         self.invoker.close()
         self.publisher_client.loop_stop()
         self.publisher_client.disconnect()
-        context.set_runtime(None)
+        lambda_runtime.set_runtime(None)
         self.broker.stop()
         if self.db_server is not None:
             self.db_server.stop()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from deckhand.service import tableboard
+from deckhand.service import board_store
 from deckhand.service.events import get_device
 
 KEPT = 4096  # views remembered (a device asks again for the view it shows)
@@ -38,11 +38,11 @@ class DatabaseSeatViews:
         if device is None:
             return None
         try:
-            item = tableboard.load(device.event_id, message["r"], device.table, message["b"])
+            item = board_store.load(device.event_id, message["r"], device.table, message["b"])
         except Exception:  # noqa: BLE001 - the database restarts with the venue: asked again later
             return None
         if item is None or item.version != message["v"] or thing not in item.devices:
             return None
-        _, board = tableboard.engine_of(item)
+        _, board = board_store.engine_of(item)
         view: dict[str, Any] = board.view(item.devices.index(thing))
         return view

@@ -15,13 +15,13 @@ from pynamodb.exceptions import DoesNotExist, UpdateError
 
 from ..engines.contract import Rejected
 from ..engines.registry import game
-from . import flow, tableboard
+from . import board_clocks, board_progress, board_store, tableboard
+from .board_store import Unchanged
 from .clock import now_ms
 from .events import Conflict, event_id_of
 from .match_boards import get_match
 from .models import BoardStateItem, EventItem, MatchItem
 from .runtime import Runtime
-from .tableboard import Unchanged
 
 TAKEN_OVER = "serve_deal"  # the board's log entry (not an action: replay skips it)
 
@@ -53,8 +53,8 @@ def serve_deal(rt: Runtime, event: EventItem, table: str | None, by: str, token:
         if item.status == "waiting":
             return now  # it starts paced by the server (tableboard.start)
         item.stop_reason = None
-        _, engine = tableboard.engine_of(item)
-        steps = tableboard.dealing(engine)
+        _, engine = board_store.engine_of(item)
+        steps = board_clocks.dealing(engine)
         if steps is not None and item.deal_ms:
             # The next card one interval from now: the pace runs as if it had dealt those out.
             item.deal_from = now - steps.dealt * item.deal_ms
@@ -66,12 +66,14 @@ def serve_deal(rt: Runtime, event: EventItem, table: str | None, by: str, token:
             tableboard.give_out(item, engine, steps.deal_total, now)
         return now
 
-    item, at = tableboard.transact((event_id, round_no, table, board), change)
+    item, at = board_store.transact((event_id, round_no, table, board), change)
     _no_dealer(event_id, round_no, table)
     if item.status != "waiting":
-        if item.deal_from and item.deal_ms and tableboard.dealing(tableboard.engine_of(item)[1]):
-            rt.invoke(flow.PACE, flow.pace_request(item))  # twice on a retry: each card goes out once
-        flow.after_change(rt, item)
+        if item.deal_from and item.deal_ms and board_clocks.dealing(board_store.engine_of(item)[1]):
+            rt.invoke(
+                board_progress.PACE, board_progress.pace_request(item)
+            )  # twice on a retry: each card goes out once
+        board_progress.after_change(rt, item)
     return {"table": table, "board": board, "round": round_no, "at": at}
 
 
@@ -88,7 +90,7 @@ def _match(event_id: str, round_no: int, table: str) -> MatchItem:
 def _no_dealer(event_id: str, round_no: int, table: str) -> None:
     """The match's later boards are made without the dealing table (a board ending at the same moment
     changes the match too: read again and redone)."""
-    for _ in range(tableboard.MAX_ATTEMPTS):
+    for _ in range(board_store.MAX_ATTEMPTS):
         match = get_match(event_id, round_no, table)
         if not match.dealer:
             return
@@ -97,4 +99,4 @@ def _no_dealer(event_id: str, round_no: int, table: str) -> None:
             return
         except UpdateError:
             continue
-    raise tableboard.LostRace(f"match at table {table} kept changing")
+    raise board_store.LostRace(f"match at table {table} kept changing")

@@ -23,7 +23,7 @@ from ..competition.matchplay.knockout import KnockoutDecision, KnockoutMatchRule
 from ..competition.matchplay.level_points import GameScore, Side
 from ..engines.contract import outcome_of
 from ..engines.registry import Game, game
-from . import tableboard
+from . import board_store
 from .clock import now_ms
 from .keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
 from .models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
@@ -174,7 +174,7 @@ def save_ended(item: BoardStateItem) -> None:
     if match.status != "playing" or not match.boards or match.boards[-1] != item.board:
         item.save()  # not the match's board in play (cannot happen): saved alone, nothing follows
         return
-    outcome = outcome_of(tableboard.result_of(item))
+    outcome = outcome_of(board_store.result_of(item))
     games = list(match.games)
     if outcome.game is not None:
         first = next((i for i, b in enumerate(match.boards) if b == _game_start(match)), 0)

@@ -13,13 +13,13 @@ from typing import Any
 
 from ..engines.contract import Action, Rejected
 from ..engines.registry import game
-from . import flow, tableboard
+from . import board_progress, board_store, tableboard
+from .board_store import Unchanged
 from .events import Conflict, event_id_of
 from .keys import event_pk, team_sk
 from .models import BoardStateItem, EventItem, TeamItem
 from .round_boards import list_matches
 from .runtime import Runtime
-from .tableboard import Unchanged
 
 KINDS = ("warning", "violation", "foul", "forfeit", "disqualify")
 
@@ -55,7 +55,7 @@ def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, pen
             tableboard.apply_referee(item, Action(seat, kind), by, penalty)
             return None
 
-        item, _ = tableboard.transact((event_id, round_no, match.table, board), change)
+        item, _ = board_store.transact((event_id, round_no, match.table, board), change)
         at = next(e["at"] for e in reversed(item.log) if e.get("pid") == penalty)
     if kind == "disqualify":
         # Before the round can end (after_change scores the board): the next round's pairing, stored
@@ -65,9 +65,9 @@ def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, pen
         TeamItem(event_pk(event_id), team_sk(pair)).update(actions=[TeamItem.active.set(False)])
     # A retry re-drives what follows the change (views, scoring, the next board): each step is
     # idempotent, and the first attempt may have stopped before it.
-    current = tableboard.load(event_id, round_no, match.table, board)
+    current = board_store.load(event_id, round_no, match.table, board)
     if current is not None:
-        flow.after_change(rt, current)
+        board_progress.after_change(rt, current)
     return {"round": round_no, "table": match.table, "board": board, "seat": seat, "at": at}
 
 
@@ -75,7 +75,7 @@ def _applied(
     event_id: str, round_no: int, table: str, boards: list[str], penalty: str
 ) -> tuple[str, int] | None:
     """(board, time) of the penalty ``penalty`` if a board of the match logs it already."""
-    items = tableboard.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
+    items = board_store.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
     for (_, board), item in items.items():
         for entry in item.log:
             if entry.get("pid") == penalty:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..competition.matchplay.entrants import MatchResult, ResultKind
 from ..engines.contract import outcome_of
-from . import tableboard
+from . import board_store
 from .disclosure import deals_from
 from .events import event_id_of
 from .keys import event_pk, pairing_sk, team_of
@@ -94,7 +94,7 @@ def board_summary(item: Any, pairs: list[str], game_no: int) -> dict[str, Any]:
     entry: dict[str, Any] = {"board": int(item.board), "game": game_no, "status": item.status}
     if item.status != "ended":
         return entry
-    summary = dict(outcome_of(tableboard.result_of(item)).summary or {})
+    summary = dict(outcome_of(board_store.result_of(item)).summary or {})
     if "level_side" in summary:
         summary["level_side"] = pairs[summary["level_side"]]
     for key in ("levels_before", "levels_after"):
@@ -135,7 +135,7 @@ def match_document(
             "result": {"mp": {team: m.result["mp"][0]}, "lp": {team: m.result["lp"][0]}, "kind": "bye"},
         }
     pairs: list[str] = list(m.pairs)
-    items = tableboard.load_many(event_id, m.round, [(m.table, b) for b in m.boards])
+    items = board_store.load_many(event_id, m.round, [(m.table, b) for b in m.boards])
     starts = [str(s) for s in (m.rules.get("game_starts") or m.boards[:1])]
     boards = []
     game_no = 0

@@ -22,7 +22,7 @@ from ..competition.matchplay.errors import MatchPlayError
 from ..competition.matchplay.level_points import FORFEIT_POINTS
 from ..engines.registry import Game, game
 from ..errors import DeckhandError
-from . import flow
+from . import board_progress
 from .clock import now_ms
 from .events import Conflict, event_id_of, list_tables, things_taken
 from .keys import (
@@ -297,7 +297,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
         event_topic(event_id), {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": []}
     )
     for row in round_item.seating:
-        flow.start_board(rt, event_id, round_no, row["table"], "1")
+        board_progress.start_board(rt, event_id, round_no, row["table"], "1")
     if not round_item.seating:
         # Only byes and forfeits (a bracket's pairs all withdrawn): no board will end to finish it.
         from .scoring import maybe_finish_round

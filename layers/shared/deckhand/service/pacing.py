@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import flow, tableboard
+from . import board_clocks, board_progress, board_store, tableboard
+from .board_progress import PACE, pace_request
+from .board_store import Unchanged
 from .clock import now_ms
-from .flow import PACE, pace_request
 from .models import BoardStateItem
 from .runtime import Runtime
-from .tableboard import Unchanged
 
 BUDGET_MS = 60_000  # one invocation paces this long at most, then hands over to the next
 
@@ -37,11 +37,11 @@ def pace_deal(
     started = now_ms()
     steps = 0
     while True:
-        item = tableboard.load(*board_key)
+        item = board_store.load(*board_key)
         if item is None or item.status != "playing":
             return steps
-        _, board = tableboard.engine_of(item)
-        due = tableboard.next_card_at(item, board)
+        _, board = board_store.engine_of(item)
+        due = board_clocks.next_card_at(item, board)
         if not due:
             return steps  # dealt out, or a dealing table's reads pace this board
         if due - started > budget_ms:
@@ -61,10 +61,10 @@ def _give_out_due(rt: Runtime, key: tuple[str, int, str, str]) -> bool:
     def change(current: BoardStateItem) -> bool | Unchanged[bool]:
         if current.status != "playing":
             return Unchanged(False)
-        _, board = tableboard.engine_of(current)
+        _, board = board_store.engine_of(current)
         return True if tableboard.give_out_due(current, board, now_ms()) else Unchanged(False)
 
-    item, moved = tableboard.transact(key, change)
+    item, moved = board_store.transact(key, change)
     if moved:
-        flow.after_change(rt, item)
+        board_progress.after_change(rt, item)
     return moved

@@ -54,7 +54,7 @@ def add_duplicate_records(event_id: str, ruleset: str, boards: list[dict[str, An
     played) and each table's play record (``play``: its deal number, and that deal's hands when a
     redeal made it differ); ``boards`` is the export's list, changed in place."""
     from ..engines.registry import game
-    from . import tableboard
+    from . import board_store
     from .keys import deal_sk, event_pk
     from .models import DealItem
 
@@ -67,7 +67,7 @@ def add_duplicate_records(event_id: str, ruleset: str, boards: list[dict[str, An
         if order is None:
             continue
         tables = sorted({r["table"] for r in b["results"]})
-        items = tableboard.load_many(event_id, b["round"], [(t, b["board"]) for t in tables])
+        items = board_store.load_many(event_id, b["round"], [(t, b["board"]) for t in tables])
         plays = []
         first: int | None = None
         for t in tables:

@@ -22,7 +22,7 @@ from ..engines.common.cards import format_cards, make_deck
 from ..engines.common.shuffle import seeded_shuffle
 from ..engines.registry import Game, game
 from ..errors import DeckhandError
-from . import flow, tableboard
+from . import board_progress, board_store
 from .clock import now_ms
 from .events import Conflict, event_id_of, get_event, list_players, list_tables, things_taken
 from .keys import (
@@ -239,7 +239,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": boards},
     )
     for entry in round_item.seating:
-        flow.start_board(rt, event_id, round_no, entry["table"], boards[0])
+        board_progress.start_board(rt, event_id, round_no, entry["table"], boards[0])
     return round_item
 
 
@@ -352,7 +352,7 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
     names = player_names(event_id, r.match)
     tables = []
     pairs = boards_of_round(event_id, round_no, r)
-    items = tableboard.load_many(event_id, round_no, pairs)
+    items = board_store.load_many(event_id, round_no, pairs)
     by_table: dict[str, list[str]] = {}
     for table, b in pairs:
         by_table.setdefault(table, []).append(b)

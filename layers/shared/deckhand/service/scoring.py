@@ -13,7 +13,7 @@ from pynamodb.exceptions import DoesNotExist, TransactWriteError
 
 from ..competition.documents import results_document, standings_document
 from ..competition.standings import BoardResults, Result, standings
-from . import tableboard
+from . import board_store
 from .clock import now_ms
 from .disclosure import deals_from
 from .events import Conflict, get_event, list_players
@@ -39,10 +39,10 @@ AI_PLAYER = "AI"
 
 def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> bool:
     """Store one table's result of an ended board; True if this call recorded it."""
-    item = tableboard.load(event_id, round_no, table, board)
+    item = board_store.load(event_id, round_no, table, board)
     if item is None or item.status != "ended":
         return False
-    result = tableboard.result_of(item)
+    result = board_store.result_of(item)
     result_item = ResultItem(
         event_pk(event_id),
         result_sk(round_no, table, board),

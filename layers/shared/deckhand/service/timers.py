@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from pynamodb.exceptions import DoesNotExist
 
-from . import flow, tableboard
+from . import board_clocks, board_progress, board_store, tableboard
+from .board_store import Unchanged
 from .clock import now_ms
 from .keys import ACTIVE, event_pk, result_sk, round_sk
 from .models import ActiveItem, BoardStateItem, ResultItem, RoundItem
 from .round_boards import boards_of_round
 from .runtime import Runtime
-from .tableboard import Unchanged
 
 # A paced deal's card this late (ms) means its pacer is gone: the sweep gives out what is due and
 # invokes a new one (a live pacer is never this late; two at once would only share the work).
@@ -48,7 +48,7 @@ def sweep(rt: Runtime) -> dict[str, int]:
         pairs = boards_of_round(active.event_id, active.round, r)
         # What the sweep looks at, never the boards' states and logs (a round's boards are read whole
         # only where something is due: the venue sweeps every second).
-        items = tableboard.load_many(active.event_id, active.round, pairs, attributes=SWEPT)
+        items = board_store.load_many(active.event_id, active.round, pairs, attributes=SWEPT)
         scored = _scored(
             [item for item in items.values() if item.status == "ended"], active.event_id, active.round
         )
@@ -70,14 +70,14 @@ def sweep(rt: Runtime) -> dict[str, int]:
                 following = items.get((table, item.next_board))
                 if following is not None and following.status == "waiting":
                     # A crash after this board was saved, before the next one started: start it.
-                    counts["started"] += int(flow.start_next(rt, item))
+                    counts["started"] += int(board_progress.start_next(rt, item))
     return counts
 
 
 def sweep_boards(rt: Runtime, event_id: str, round_no: int, pairs: list[tuple[str, str]]) -> int:
     """What is due on these boards only (a simulated event in lock-step knows which boards have a card
     or a decision due): the decisions and cards applied."""
-    items = tableboard.load_many(event_id, round_no, pairs, attributes=SWEPT)
+    items = board_store.load_many(event_id, round_no, pairs, attributes=SWEPT)
     applied = 0
     for item in items.values():
         due = item.deadline and item.deadline <= now_ms()
@@ -98,11 +98,13 @@ def _timeout(rt: Runtime, item: BoardStateItem) -> int:
         timeouts = tableboard.apply_timeouts(current)
         return timeouts if timeouts.applied else Unchanged(timeouts)
 
-    updated, timeouts = tableboard.transact((item.event_id, item.round, item.table, item.board), change)
-    if late and tableboard.next_card_at(updated, tableboard.engine_of(updated)[1]):
-        rt.invoke(flow.PACE, flow.pace_request(updated))  # a new pacer for the rest of the deal
+    updated, timeouts = board_store.transact((item.event_id, item.round, item.table, item.board), change)
+    if late and board_clocks.next_card_at(updated, board_store.engine_of(updated)[1]):
+        rt.invoke(
+            board_progress.PACE, board_progress.pace_request(updated)
+        )  # a new pacer for the rest of the deal
     if timeouts.applied:
-        flow.after_change(rt, updated, redealt=timeouts.redealt)
+        board_progress.after_change(rt, updated, redealt=timeouts.redealt)
     return timeouts.applied
 
 
@@ -117,4 +119,4 @@ def _scored(ended: list[BoardStateItem], event_id: str, round_no: int) -> set[tu
 def _clock_due(item: BoardStateItem) -> bool:
     """The match's clock ran out and the board (read with the swept attributes) was not told yet: only
     then is it read whole (``time_up_told`` is set as it is told)."""
-    return tableboard.clock_ran_out(item) and not item.time_up_told
+    return board_clocks.clock_ran_out(item) and not item.time_up_told

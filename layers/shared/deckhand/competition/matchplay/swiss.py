@@ -17,12 +17,19 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-
-import networkx as nx
+from types import ModuleType
 
 from .entrants import Entrant, MatchResult
 from .errors import CannotPairError
 from .tally import Tally, tally
+
+
+def _networkx() -> ModuleType:
+    """networkx, imported when a round is paired: the handlers that only read an event's settings
+    (every device message does) never pay its import, a quarter of a cold start."""
+    import importlib
+
+    return importlib.import_module("networkx")
 
 
 class Round1Method(Enum):
@@ -243,6 +250,7 @@ class _Later:
         k1 = k2 * (tables_at_most * longest * longest + 1)  # > any Σ of the second and third
         costs = [(i, j, k1 * (mp[i] - mp[j]) ** 2 + k2 * (j - i) ** 2 + (j - i) * (n - i)) for i, j in edges]
         top = max((c for _, _, c in costs), default=0) + 1
+        nx = _networkx()
         graph = nx.Graph()
         graph.add_nodes_from(range(start, end))
         graph.add_weighted_edges_from((i, j, top - c) for i, j, c in costs)
@@ -408,6 +416,7 @@ def _full_matching(
     if not edges:
         return None
     top = max(c for _, _, c in edges) + 1
+    nx = _networkx()
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
     graph.add_weighted_edges_from((i, j, top - c) for i, j, c in edges)

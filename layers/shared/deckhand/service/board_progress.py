@@ -9,12 +9,12 @@ from pynamodb.exceptions import DoesNotExist
 
 from ..engines.common.cards import format_cards
 from ..engines.registry import game
-from . import outgoing, tableboard
+from . import board_store, board_views, outgoing, tableboard
+from .board_store import Unchanged
 from .keys import deal_sk, event_pk
 from .messaging import down_topic
 from .models import BoardStateItem, DealItem
 from .runtime import Runtime
-from .tableboard import Unchanged
 
 PACE = "pace"  # the pacer of a deal the server gives out (service/pacing.py; on AWS the timers function)
 
@@ -39,7 +39,7 @@ def start_board(
         tableboard.start(item)
         return True
 
-    item, started = tableboard.transact((event_id, round_no, table, board), change)
+    item, started = board_store.transact((event_id, round_no, table, board), change)
     if started:
         send_deal_order(rt, item)
         if item.deal_from and item.deal_ms:
@@ -68,7 +68,7 @@ def current_deal(item: BoardStateItem) -> tuple[int, list[int]]:
     """The deal in play at this table (its index and card order): a board may carry redeals."""
     g = game(item.ruleset)
     deal = DealItem.get(event_pk(item.event_id), deal_sk(item.round, item.group, item.board))
-    index = tableboard.engine_of(item)[1].deal_index if item.state else 0
+    index = board_store.engine_of(item)[1].deal_index if item.state else 0
     return index, list(deal.order[index * g.deal_size : (index + 1) * g.deal_size])
 
 
@@ -94,7 +94,7 @@ def send_deal_order(rt: Runtime, item: BoardStateItem) -> None:
 def after_change(rt: Runtime, item: BoardStateItem, *, redealt: bool = False) -> None:
     """Every device at the table gets its new view (and the dealing table the new deal when the board
     was redealt); an ended board is scored and the next one begun."""
-    tableboard.publish_views(rt.publisher, item)
+    board_views.publish_views(rt.publisher, item)
     if redealt:
         send_deal_order(rt, item)
     if item.status == "ended":

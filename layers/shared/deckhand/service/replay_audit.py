@@ -9,7 +9,7 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
 
-from . import tableboard
+from . import board_log, board_store
 from .events import get_event
 from .keys import deal_sk, event_pk, result_sk
 from .models import DealItem, ResultItem
@@ -37,7 +37,7 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
         pairs = boards_of_round(event_id, number, r)
-        items = tableboard.load_many(event_id, number, pairs)
+        items = board_store.load_many(event_id, number, pairs)
         for table, b in pairs:
             item = items.get((table, b))
             if item is None:
@@ -55,7 +55,7 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
                     thing = item.devices[seat] if 0 <= seat < len(item.devices) else item.dealer
                     logged.add((e.get("th") or thing, e["m"]))  # ``th``: a dealing table relieved since
             deal = DealItem.get(event_pk(event_id), deal_sk(number, item.group, b))
-            replayed = tableboard.replay(item, list(deal.order))
+            replayed = board_log.replay(item, list(deal.order))
             if replayed.to_json() != item.state:
                 counts["replay_mismatches"] += 1
             if item.status == "ended":
