@@ -36,19 +36,31 @@ SIDES = [[0, 2], [1, 3]]
 REFEREE_KINDS = ("warning", "violation", "foul", "forfeit", "disqualify")
 PLATFORM_KINDS = ("time_up",)
 
-# Per-phase timing (RULES.md §4 "Timing"): the platform runs the clocks; at ``warn_s`` it sends a
-# ``warning`` (timeout=True), at ``limit_s`` the phase's default action (timeout=True), which the
-# board records with ``penalty``.
-TIMING: dict[str, dict[str, Any]] = {
-    PLAY: {"warn_s": 20, "limit_s": 30, "default": "pass", "penalty": "violation"},
-    TRIBUTE: {"warn_s": None, "limit_s": 15, "default": "tribute the highest card", "penalty": None},
-    RETURN: {
-        "warn_s": 30,
-        "limit_s": 45,
-        "default": "return the lowest allowed card",
-        "penalty": "violation",
-    },
-    LEAD: {"warn_s": None, "limit_s": 30, "default": "the choosing seat leads", "penalty": None},
+
+class Clock(NamedTuple):
+    """A phase's clock (RULES.md §4 "Timing"), in each view as ``timing``: the platform runs it; at
+    ``warn_s`` it applies a ``warning`` (a penalty, timeout=True), at ``limit_s`` the phase's default
+    action (timeout=True), which the board records with ``penalty``."""
+
+    warn_s: int | None
+    limit_s: int
+    default: str  # the default action, for people
+    penalty: str | None
+
+    def timing(self, default: Action) -> Timing:
+        """The clock of one seat's decision, whose default action is ``default``."""
+        if self.warn_s is None:
+            return Timing(self.limit_s * 1000, default)
+        return Timing(
+            self.limit_s * 1000, default, self.warn_s * 1000, Action(default.seat, "warning", timeout=True)
+        )
+
+
+TIMING: dict[str, Clock] = {
+    PLAY: Clock(20, 30, "pass", "violation"),
+    TRIBUTE: Clock(None, 15, "tribute the highest card", None),
+    RETURN: Clock(30, 45, "return the lowest allowed card", "violation"),
+    LEAD: Clock(None, 30, "the choosing seat leads", None),
 }
 
 Play = tuple[int, ...]
@@ -151,7 +163,7 @@ class SeatView(NamedTuple):
             "penalties": [{"seat": s, "kind": k} for s, k in self.penalties],
             "boards": self.boards,
             "no_new_board": self.no_new_board,
-            "timing": TIMING.get(self.phase),
+            "timing": TIMING[self.phase]._asdict() if self.phase in TIMING else None,
         }
 
     def _last_dict(self) -> dict[str, Any] | None:
@@ -461,14 +473,7 @@ class GuandanBoard(TrickBoard):
     def timing(self, seat: int) -> Timing | None:
         """The clock of the seat's decision in this phase (``TIMING``): warning, then the default."""
         default = self.default_action(seat)
-        if default is None:
-            return None
-        clock = TIMING[self.phase]
-        warn = clock["warn_s"]
-        if warn is None:
-            return Timing(clock["limit_s"] * 1000, default)
-        # RULES.md §4 "Timing": past the warning time the seat earns a warning (a penalty, recorded).
-        return Timing(clock["limit_s"] * 1000, default, warn * 1000, Action(seat, "warning", timeout=True))
+        return None if default is None else TIMING[self.phase].timing(default)
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means (RULES.md §4 "Timing"): in play a pass (the turn is lost, even a lead), a
