@@ -154,6 +154,8 @@ def test_refused_actions_change_nothing(ruleset: str, seed: str, data: Any) -> N
     def choose(board: Board, seat: int) -> Action:
         waiting = [s for s in range(spec.seats) if s not in board.pending()]  # seats with nothing to decide
         probes = [Action(spec.seats, "pass")]  # no such seat
+        if seat in (0, 1):  # JSON's true or false is no seat, though Python compares it equal to 1 or 0
+            probes += [a._replace(seat=bool(seat)) for a in board.legal_actions(seat)[:3]]
         if waiting:
             other = waiting[data.draw(st.integers(0, len(waiting) - 1))]
             pool = candidates(spec, board, other, rng)
@@ -165,7 +167,7 @@ def test_refused_actions_change_nothing(ruleset: str, seed: str, data: Any) -> N
             except Rejected as exc:
                 assert exc.code and board.to_json() == before
             else:
-                raise AssertionError(f"{candidate} was applied for a seat not to act")
+                raise AssertionError(f"{candidate} was applied, though not from the seat to act")
         return rng.choice(board.legal_actions(seat))
 
     play_out(spec, seed, choose)

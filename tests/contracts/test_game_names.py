@@ -7,10 +7,12 @@ the one place that lists them.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from deckhand.engines.registry import ENTRIES, RULESETS, game
@@ -83,6 +85,25 @@ def test_importing_the_registry_imports_no_engine() -> None:
     assert before == "[]"
     others = {e.module.rsplit(".", 1)[1] for e in ENTRIES[1:]}
     assert not others & set(eval(after)), "asking for one game imported another"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.alias)
+def test_a_game_imports_its_referee_and_screen_on_first_use(entry: Any) -> None:
+    """A spec loads its board and bot; the referee's calculator and the screens come when first asked."""
+    lazy = [entry.module + ".referee", entry.module + ".screen"]
+    code = (
+        "import sys, json\n"
+        "from deckhand.engines.common.cards import make_deck\n"
+        "from deckhand.engines.registry import game\n"
+        f"spec = game({entry.ruleset!r})\n"
+        f"before = [m in sys.modules for m in {lazy!r}]\n"
+        "ops = spec.referee().ops()\n"
+        "board = spec.new_board(make_deck(decks=spec.decks, jokers=spec.jokers) * spec.deals_per_board, None)\n"
+        "drawn = spec.screen(board, 0)\n"
+        f"print(json.dumps([before, [m in sys.modules for m in {lazy!r}], bool(ops), isinstance(drawn, dict)]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == [[False, False], [True, True], True, True]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -222,7 +222,7 @@ def test_timeouts_pass_with_a_violation_even_a_lead():
     b = playing("S3 S4", "D4 D5", "C6 C7", "H8 H9", leader=0)
     assert (
         b.view(0)["timing"]
-        == TIMING[PLAY]
+        == TIMING[PLAY]._asdict()
         == {"warn_s": 20, "limit_s": 30, "default": "pass", "penalty": "violation"}
     )
     d = b.default_action(0)
@@ -335,7 +335,7 @@ def test_tribute_and_return_clocks_their_defaults_and_a_late_return_is_a_violati
     from deckhand.engines.guandan import tribute as tb
 
     b = tribute_board([0, 1, 2, 3])
-    assert TIMING[TRIBUTE]["warn_s"] is None and TIMING[TRIBUTE]["limit_s"] == 15
+    assert TIMING[TRIBUTE].warn_s is None and TIMING[TRIBUTE].limit_s == 15
     clock = b.timing(3)
     assert clock is not None and clock.limit_ms == 15_000 and clock.warn_ms is None
     pay = b.default_action(3)
@@ -344,10 +344,8 @@ def test_tribute_and_return_clocks_their_defaults_and_a_late_return_is_a_violati
     assert tb.strength(pay.cards[0], b.level) == top and not tb.is_wild(pay.cards[0], b.level)
     b.apply(pay)
     assert b.penalties == []  # the seed gives a late tribute no penalty
-    assert b.view(0)["timing"] == TIMING[RETURN] and (
-        TIMING[RETURN]["warn_s"],
-        TIMING[RETURN]["limit_s"],
-    ) == (30, 45)
+    assert b.view(0)["timing"] == TIMING[RETURN]._asdict()
+    assert (TIMING[RETURN].warn_s, TIMING[RETURN].limit_s) == (30, 45)
     clock = b.timing(0)
     assert clock is not None and (clock.warn_ms, clock.limit_ms) == (30_000, 45_000)
     back = b.default_action(0)

@@ -8,6 +8,7 @@ calculator, bots), so none of them names a game and a new game plugs in by addin
 from __future__ import annotations
 
 import enum
+import importlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -169,3 +170,14 @@ def view_bot(
         return lambda view: bot.decide(from_dict(view))
 
     return factory
+
+
+def lazily(package: str | None, module: str, name: str) -> Callable[..., Any]:
+    """``name`` from one of a game's modules (``".screen"``, ``".referee"``), imported on the first
+    call: a spec loads its board and bot only, and the handler that draws screens or answers the
+    referee's calculator pays for those modules alone (the registry stays lazy)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module, package), name)(*args, **kwargs)
+
+    return call

@@ -12,15 +12,18 @@ from typing import Any, NamedTuple
 from ...errors import DeckhandError
 from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..common.deal import deal_round_robin
-from ..common.state import StoredBoard, check_seat
-from ..contract import Action, Board, Rejected, Timing
+from ..common.state import check_seat
+from ..common.trick import END as END
+from ..common.trick import NO_SEAT, TrickBoard, read_trick, trick_json
+from ..common.trick import PLAY as PLAY
+from ..contract import Action, Board, Rejected
 from . import D3, DECISION_MS, HAND_SIZE, RULESET, SEATS
 from .combos import Combo, beats, classify
 from .legal import Play, legal_plays
 from .scoring import penalty, scores
 
-SHOW, DOUBLE, PLAY, END = "show", "double", "play", "end"
-UNDECIDED = -1
+SHOW, DOUBLE = "show", "double"
+UNDECIDED = NO_SEAT
 
 
 _LAST: list[tuple[Play, Combo | None]] = [((), None)]
@@ -81,7 +84,7 @@ class SeatView(NamedTuple):
             "doubled": [None if v == UNDECIDED else bool(v) for v in self.doubled],
             "shown_hands": {str(s): format_cards(h) for s, h in enumerate(self.shown_hands) if h is not None},
             "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
-            "trick": [{"seat": s, "cards": format_cards(p)} for s, p in self.trick],
+            "trick": trick_json(self.trick),
             "one_card": [s for s, n in enumerate(self.counts) if n == 1],
             "opened": self.opened,
             "winner": None if self.winner < 0 else self.winner,
@@ -112,17 +115,18 @@ class SeatView(NamedTuple):
             last=cards(view["last"]["cards"]) if view["last"] else (),
             last_seat=view["last"]["seat"] if view["last"] else UNDECIDED,
             opened=view["opened"],
-            trick=tuple((t["seat"], cards(t["cards"])) for t in view["trick"]),
+            trick=read_trick(view["trick"], cards),
             winner=UNDECIDED if view["winner"] is None else view["winner"],
         )
 
 
-class BigTwoBoard(StoredBoard):
+class BigTwoBoard(TrickBoard):
     """One board of Big Two. Construct from four 13-card hands (seat order) or with :meth:`from_order`."""
 
     ruleset = RULESET
     name = "Big Two"
     seats = SEATS
+    decision_ms = DECISION_MS
 
     def __init__(self, hands: Sequence[Sequence[int]]) -> None:
         if len(hands) != SEATS:
@@ -137,10 +141,7 @@ class BigTwoBoard(StoredBoard):
         self.shown = [UNDECIDED] * SEATS
         self.doubled = [UNDECIDED] * SEATS
         self.turn = UNDECIDED
-        self.last: Play = ()
-        self.last_seat = UNDECIDED
-        self.passes = 0
-        self.trick: list[tuple[int, Play]] = []
+        self._clear_trick()
         self.tricks_done = 0
         self.opened = False
         self.winner = UNDECIDED
@@ -155,14 +156,6 @@ class BigTwoBoard(StoredBoard):
         return cls(hands)
 
     # -- queries ---------------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == END
-
-    @property
-    def deal_index(self) -> int:
-        return 0  # Big Two never redeals
 
     def hand(self, seat: int) -> list[int]:
         return cards_of(self.hands[seat])
@@ -210,10 +203,9 @@ class BigTwoBoard(StoredBoard):
         if self.phase == DOUBLE and self.turn == seat:
             return [Action(seat, "double", value=0), Action(seat, "double", value=1)]
         if self.phase == PLAY and self.turn == seat:
-            actions = [Action(seat, "play", cards) for cards, _ in self.seat_view(seat).legal_plays()]
-            if self.last:
-                actions.append(Action(seat, "pass"))
-            return actions
+            return self._with_pass(
+                seat, [Action(seat, "play", c) for c, _ in self.seat_view(seat).legal_plays()]
+            )
         return []
 
     def default_action(self, seat: int) -> Action | None:
@@ -224,10 +216,6 @@ class BigTwoBoard(StoredBoard):
         if self.phase == DOUBLE and self.turn == seat:
             return Action(seat, "double", value=0, timeout=True)
         return None
-
-    def timing(self, seat: int) -> Timing | None:
-        default = self.default_action(seat)
-        return Timing(DECISION_MS, default) if default else None
 
     def result(self) -> dict[str, Any]:
         if self.phase != END:
@@ -247,10 +235,6 @@ class BigTwoBoard(StoredBoard):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def check(self, action: Action) -> None:
-        """Raise Rejected if ``action`` is not allowed now; never changes the board."""
-        self._validate(action)
-
     def apply(self, action: Action) -> None:
         """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
         checked = self._validate(action)
@@ -267,19 +251,12 @@ class BigTwoBoard(StoredBoard):
 
     def _validate(self, action: Action) -> tuple[Play, int] | None:
         seat = action.seat
-        if not isinstance(seat, int) or not 0 <= seat < SEATS:
-            raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
+        self._check_action_seat(seat)
         kind = action.kind
-        if kind == "play":
-            self._check_turn(seat)
-            return self._check_play(seat, action.cards)
-        if kind == "pass":
-            self._check_turn(seat)
-            if not self.last:
-                raise Rejected(
-                    "cannot_pass_lead", "the leader must play; passing is only allowed when following"
-                )
-        elif kind == "show":
+        if kind in ("play", "pass"):
+            self._check_in_trick(action)
+            return self._check_play(seat, action.cards) if kind == "play" else None
+        if kind == "show":
             if self.phase != SHOW:
                 raise Rejected("phase_closed", "the show phase is over")
             if self.shown[seat] != UNDECIDED:
@@ -293,33 +270,13 @@ class BigTwoBoard(StoredBoard):
             raise Rejected("bad_action", f"unknown action {kind!r} for Big Two")
         return None
 
-    def _check_turn(self, seat: int) -> None:
-        if self.phase != PLAY:
-            raise Rejected("phase_closed", f"cards are not played in the {self.phase} phase")
-        if seat != self.turn:
-            raise Rejected("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
-
     def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int]:
-        play_mask = 0
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < 52:
-                raise Rejected("bad_card", f"not a Big Two card: {c!r}")
-            bit = 1 << c
-            if play_mask & bit:
-                raise Rejected("duplicate_card", f"{format_cards([c])[0]} is listed twice")
-            play_mask |= bit
-        if not play_mask:
-            raise Rejected("not_a_combination", "a play needs at least one card; to pass, send pass")
         hand = self.hands[seat]
-        if play_mask & ~hand:
-            missing = " ".join(format_cards(cards_of(play_mask & ~hand)))
-            raise Rejected("not_in_hand", f"not in seat {seat}'s hand: {missing}")
+        play_mask = self._play_mask(seat, cards, hand, 52)
         play = tuple(sorted(cards))
         combo = classify(play)
         if combo is None:
-            raise Rejected(
-                "not_a_combination", f"{' '.join(format_cards(play))} is not a Big Two combination"
-            )
+            raise self._not_a_combination(play)
         if not self.opened and D3 not in play:
             raise Rejected("must_contain_d3", "the first lead must contain D3")
         if self.last:
@@ -354,29 +311,14 @@ class BigTwoBoard(StoredBoard):
         hand = self.hands[seat] & ~play_mask
         self.hands[seat] = hand
         self.opened = True
-        self.last = play
-        self.last_seat = seat
-        self.passes = 0
-        self.trick.append((seat, play))
-        if not hand:
-            self.phase = END
-            self.winner = seat
-            self.turn = UNDECIDED
-        else:
-            self.turn = (seat + 1) % SEATS
+        self._record_play(seat, play)
+        self._won_or_next(seat, hand)
 
-    def _pass(self, seat: int) -> None:
-        self.trick.append((seat, ()))
-        self.passes += 1
-        if self.passes == SEATS - 1:
-            self.turn = self.last_seat
-            self.last = ()
-            self.last_seat = UNDECIDED
-            self.passes = 0
-            self.trick = []
+    def _pass(self, seat: int) -> bool:
+        ended = super()._pass(seat)
+        if ended:
             self.tricks_done += 1
-        else:
-            self.turn = (seat + 1) % SEATS
+        return ended
 
     # -- serialization ---------------------------------------------------------------------------
 

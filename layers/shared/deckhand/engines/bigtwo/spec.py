@@ -4,28 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import ActionRule, BeatenCount, GameSpec, Referee, StandingsRule, TieBreak, board_bot, view_bot
+from ..spec import ActionRule, BeatenCount, GameSpec, StandingsRule, TieBreak, board_bot, lazily, view_bot
 from . import HAND_SIZE, RULESET, SEATS
 from .board import BigTwoBoard, SeatView
 from .bot import BigTwoBot
-
-
-def _referee() -> Referee:
-    from .referee import BigTwoReferee
-
-    return BigTwoReferee()
 
 
 def _showcase(boards: int, seed: str, out: Any) -> int:
     from .showcase import run_demo
 
     return run_demo(boards=boards, seed=seed, out=out)
-
-
-def _screen(board: object, seat: int) -> dict[str, object]:
-    from .screen import screen
-
-    return screen(board, seat)
 
 
 SPEC = GameSpec(
@@ -40,8 +28,8 @@ SPEC = GameSpec(
     load_board=BigTwoBoard.from_json,
     bot=board_bot(BigTwoBot),
     view_bot=view_bot(BigTwoBot, SeatView.from_dict),
-    referee=_referee,
-    screen=_screen,
+    referee=lazily(__package__, ".referee", "BigTwoReferee"),
+    screen=lazily(__package__, ".screen", "screen"),
     actions=(
         ActionRule("play", cards=True, help="play these cards"),
         ActionRule("pass", help="pass"),

@@ -13,15 +13,18 @@ from typing import Any, NamedTuple
 from ...errors import DeckhandError
 from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..common.deal import deal_round_robin
-from ..common.state import StoredBoard, check_seat
-from ..contract import Action, Board, Rejected, Timing
+from ..common.state import check_seat
+from ..common.trick import END as END
+from ..common.trick import NO_SEAT, TrickBoard, read_trick, trick_json
+from ..common.trick import PLAY as PLAY
+from ..contract import Action, Board, Rejected
 from . import DECISION_MS, DECK, HAND_SIZE, RULESET, SEATS
 from .combos import BOMB, ROCKET, Combo, beats, classify
 from .legal import Play, legal_plays
 from .scoring import scores
 
-BID, DOUBLE, REDOUBLE, PLAY, END = "bid", "double", "redouble", "play", "end"
-UNDECIDED = -1
+BID, DOUBLE, REDOUBLE = "bid", "double", "redouble"
+UNDECIDED = NO_SEAT
 FIRST_BIDDER = 0  # RULES.md §3: seat 0 bids first on every board of a duplicate event
 
 
@@ -72,7 +75,7 @@ class SeatView(NamedTuple):
             "doubled": [flag[v] for v in self.doubled],
             "redoubled": flag[self.redoubled],
             "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
-            "trick": [{"seat": s, "cards": format_cards(p)} for s, p in self.trick],
+            "trick": trick_json(self.trick),
             "one_card": [s for s, n in enumerate(self.counts) if n == 1],
             "bombs": self.bombs,
             "rockets": self.rockets,
@@ -102,7 +105,7 @@ class SeatView(NamedTuple):
             redoubled=flag[view["redoubled"]],
             last=cards(view["last"]["cards"]) if view["last"] else (),
             last_seat=view["last"]["seat"] if view["last"] else UNDECIDED,
-            trick=tuple((t["seat"], cards(t["cards"])) for t in view["trick"]),
+            trick=read_trick(view["trick"], cards),
             bombs=view["bombs"],
             rockets=view["rockets"],
             deal=view["deal"],
@@ -110,12 +113,13 @@ class SeatView(NamedTuple):
         )
 
 
-class DouDizhuBoard(StoredBoard):
+class DouDizhuBoard(TrickBoard):
     """One board of Dou Dizhu from its pre-generated deals (each a 54-card order), or :meth:`from_order`."""
 
     ruleset = RULESET
     name = "Dou Dizhu"
     seats = SEATS
+    decision_ms = DECISION_MS
 
     def __init__(self, deals: Sequence[Sequence[int]]) -> None:
         if not deals:
@@ -149,20 +153,13 @@ class DouDizhuBoard(StoredBoard):
         self.landlord = UNDECIDED
         self.doubled = [UNDECIDED] * SEATS
         self.redoubled = UNDECIDED
-        self.last: Play = ()
-        self.last_seat = UNDECIDED
-        self.passes = 0
-        self.trick: list[tuple[int, Play]] = []
+        self._clear_trick()
         self.played = [0] * SEATS  # plays (not passes) by seat: spring and anti-spring
         self.bombs = 0
         self.rockets = 0
         self.winner = UNDECIDED
 
     # -- queries ---------------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == END
 
     @property
     def deal_index(self) -> int:
@@ -222,14 +219,7 @@ class DouDizhuBoard(StoredBoard):
             ]
         if self.phase in (DOUBLE, REDOUBLE):
             return [Action(seat, "double", value=0), Action(seat, "double", value=1)]
-        actions = [Action(seat, "play", cards) for cards, _ in self.seat_view(seat).legal_plays()]
-        if self.last:
-            actions.append(Action(seat, "pass"))
-        return actions
-
-    def timing(self, seat: int) -> Timing | None:
-        default = self.default_action(seat)
-        return Timing(DECISION_MS, default) if default else None
+        return self._with_pass(seat, [Action(seat, "play", c) for c, _ in self.seat_view(seat).legal_plays()])
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means: bidding passes, doubling and redoubling are "no"; play has no default."""
@@ -268,10 +258,6 @@ class DouDizhuBoard(StoredBoard):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def check(self, action: Action) -> None:
-        """Raise Rejected if ``action`` is not allowed now; never changes the board."""
-        self._validate(action)
-
     def apply(self, action: Action) -> None:
         """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
         checked = self._validate(action)
@@ -290,20 +276,12 @@ class DouDizhuBoard(StoredBoard):
 
     def _validate(self, action: Action) -> tuple[Play, int, Combo] | None:
         seat = action.seat
-        if not isinstance(seat, int) or not 0 <= seat < SEATS:
-            raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
+        self._check_action_seat(seat)
         kind = action.kind
         if kind in ("play", "pass"):
-            if self.phase != PLAY:
-                raise Rejected("phase_closed", f"cards are not played in the {self.phase} phase")
-            self._check_turn(seat)
-            if kind == "play":
-                return self._check_play(seat, action.cards)
-            if not self.last:
-                raise Rejected(
-                    "cannot_pass_lead", "the leader must play; passing is only allowed when following"
-                )
-        elif kind == "bid":
+            self._check_in_trick(action)
+            return self._check_play(seat, action.cards) if kind == "play" else None
+        if kind == "bid":
             if self.phase != BID:
                 raise Rejected("phase_closed", "bidding is over")
             self._check_turn(seat)
@@ -329,30 +307,12 @@ class DouDizhuBoard(StoredBoard):
             raise Rejected("bad_action", f"unknown action {kind!r} for Dou Dizhu")
         return None
 
-    def _check_turn(self, seat: int) -> None:
-        if seat != self.turn:
-            raise Rejected("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
-
     def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
-        play_mask = 0
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < DECK:
-                raise Rejected("bad_card", f"not a Dou Dizhu card: {c!r}")
-            bit = 1 << c
-            if play_mask & bit:
-                raise Rejected("duplicate_card", f"{format_cards([c])[0]} is listed twice")
-            play_mask |= bit
-        if not play_mask:
-            raise Rejected("not_a_combination", "a play needs at least one card; to pass, send pass")
-        if play_mask & ~self.hands[seat]:
-            missing = " ".join(format_cards(cards_of(play_mask & ~self.hands[seat])))
-            raise Rejected("not_in_hand", f"not in seat {seat}'s hand: {missing}")
+        play_mask = self._play_mask(seat, cards, self.hands[seat], DECK)
         play = tuple(sorted(cards))
         combo = classify(play)
         if combo is None:
-            raise Rejected(
-                "not_a_combination", f"{' '.join(format_cards(play))} is not a Dou Dizhu combination"
-            )
+            raise self._not_a_combination(play)
         if self.last:
             prev = classify(self.last)
             assert prev is not None
@@ -401,33 +361,13 @@ class DouDizhuBoard(StoredBoard):
     def _play(self, seat: int, play: Play, play_mask: int, combo: Combo) -> None:
         hand = self.hands[seat] & ~play_mask
         self.hands[seat] = hand
-        self.last = play
-        self.last_seat = seat
-        self.passes = 0
-        self.trick.append((seat, play))
+        self._record_play(seat, play)
         self.played[seat] += 1
         if combo.type == BOMB:
             self.bombs += 1
         elif combo.type == ROCKET:
             self.rockets += 1
-        if not hand:
-            self.phase = END
-            self.winner = seat
-            self.turn = UNDECIDED
-        else:
-            self.turn = (seat + 1) % SEATS
-
-    def _pass(self, seat: int) -> None:
-        self.trick.append((seat, ()))
-        self.passes += 1
-        if self.passes == SEATS - 1:
-            self.turn = self.last_seat
-            self.last = ()
-            self.last_seat = UNDECIDED
-            self.passes = 0
-            self.trick = []
-        else:
-            self.turn = (seat + 1) % SEATS
+        self._won_or_next(seat, hand)
 
     # -- serialization ---------------------------------------------------------------------------
 

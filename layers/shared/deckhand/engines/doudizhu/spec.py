@@ -6,7 +6,7 @@ from collections.abc import Hashable
 
 from ..common.cards import rank_of
 from ..contract import Action
-from ..spec import ActionRule, BeatenCount, GameSpec, Referee, StandingsRule, TieBreak, board_bot, view_bot
+from ..spec import ActionRule, BeatenCount, GameSpec, StandingsRule, TieBreak, board_bot, lazily, view_bot
 from . import DEALS_PER_BOARD, HAND_SIZE, RULESET, SEATS
 from .board import DouDizhuBoard, SeatView
 from .bot import DouDizhuBot
@@ -15,18 +15,6 @@ from .bot import DouDizhuBot
 def _decision(action: Action) -> Hashable:
     """Suits never matter in Dou Dizhu: a play is its ranks (RULES.md §3)."""
     return (action.seat, action.kind, tuple(sorted(rank_of(c) for c in action.cards)), action.value)
-
-
-def _referee() -> Referee:
-    from .referee import DouDizhuReferee
-
-    return DouDizhuReferee()
-
-
-def _screen(board: object, seat: int) -> dict[str, object]:
-    from .screen import screen
-
-    return screen(board, seat)
 
 
 SPEC = GameSpec(
@@ -41,8 +29,8 @@ SPEC = GameSpec(
     load_board=DouDizhuBoard.from_json,
     bot=board_bot(DouDizhuBot),
     view_bot=view_bot(DouDizhuBot, SeatView.from_dict),
-    referee=_referee,
-    screen=_screen,
+    referee=lazily(__package__, ".referee", "DouDizhuReferee"),
+    screen=lazily(__package__, ".screen", "screen"),
     actions=(
         ActionRule("play", cards=True, help="play these cards"),
         ActionRule("pass", help="pass"),

@@ -15,7 +15,10 @@ from typing import Any, NamedTuple
 from ...errors import DeckhandError
 from ..common.cards import check_cards, check_count, format_cards, parse_cards
 from ..common.deal import deal_round_robin
-from ..common.state import StoredBoard, check_seat
+from ..common.state import check_seat
+from ..common.trick import END as END
+from ..common.trick import PLAY as PLAY
+from ..common.trick import TrickBoard, read_trick, trick_json
 from ..contract import Action, Board, Rejected, Timing
 from . import DECKS, HAND_SIZE, RULESET, SEATS
 from . import levels as lv
@@ -23,7 +26,7 @@ from . import tribute as tb
 from .combos import BOMB_TYPES, Combo, Reading, beats, readings
 from .legal import legal_plays
 
-LEAD, TRIBUTE, RETURN, PLAY, END = "lead", "tribute", "return", "play", "end"
+LEAD, TRIBUTE, RETURN = "lead", "tribute", "return"
 NONE = -1
 DECK = 108
 # Cards as read may repeat a card more than twice (a wild read as a third HA): no deck check on them.
@@ -33,19 +36,31 @@ SIDES = [[0, 2], [1, 3]]
 REFEREE_KINDS = ("warning", "violation", "foul", "forfeit", "disqualify")
 PLATFORM_KINDS = ("time_up",)
 
-# Per-phase timing (RULES.md §4 "Timing"): the platform runs the clocks; at ``warn_s`` it sends a
-# ``warning`` (timeout=True), at ``limit_s`` the phase's default action (timeout=True), which the
-# board records with ``penalty``.
-TIMING: dict[str, dict[str, Any]] = {
-    PLAY: {"warn_s": 20, "limit_s": 30, "default": "pass", "penalty": "violation"},
-    TRIBUTE: {"warn_s": None, "limit_s": 15, "default": "tribute the highest card", "penalty": None},
-    RETURN: {
-        "warn_s": 30,
-        "limit_s": 45,
-        "default": "return the lowest allowed card",
-        "penalty": "violation",
-    },
-    LEAD: {"warn_s": None, "limit_s": 30, "default": "the choosing seat leads", "penalty": None},
+
+class Clock(NamedTuple):
+    """A phase's clock (RULES.md §4 "Timing"), in each view as ``timing``: the platform runs it; at
+    ``warn_s`` it applies a ``warning`` (a penalty, timeout=True), at ``limit_s`` the phase's default
+    action (timeout=True), which the board records with ``penalty``."""
+
+    warn_s: int | None
+    limit_s: int
+    default: str  # the default action, for people
+    penalty: str | None
+
+    def timing(self, default: Action) -> Timing:
+        """The clock of one seat's decision, whose default action is ``default``."""
+        if self.warn_s is None:
+            return Timing(self.limit_s * 1000, default)
+        return Timing(
+            self.limit_s * 1000, default, self.warn_s * 1000, Action(default.seat, "warning", timeout=True)
+        )
+
+
+TIMING: dict[str, Clock] = {
+    PLAY: Clock(20, 30, "pass", "violation"),
+    TRIBUTE: Clock(None, 15, "tribute the highest card", None),
+    RETURN: Clock(30, 45, "return the lowest allowed card", "violation"),
+    LEAD: Clock(None, 30, "the choosing seat leads", None),
 }
 
 Play = tuple[int, ...]
@@ -130,7 +145,7 @@ class SeatView(NamedTuple):
             "level": lv.format_level(self.levels[self.level_side]),
             "leader": None if self.leader < 0 else self.leader,
             "last": self._last_dict(),
-            "trick": [{"seat": s, "cards": format_cards(p)} for s, p in self.trick],
+            "trick": trick_json(self.trick),
             "out": list(self.out),
             "reports": [{"seat": s, "cards": n} for s, n in self.reports],
             "tribute": {
@@ -148,7 +163,7 @@ class SeatView(NamedTuple):
             "penalties": [{"seat": s, "kind": k} for s, k in self.penalties],
             "boards": self.boards,
             "no_new_board": self.no_new_board,
-            "timing": TIMING.get(self.phase),
+            "timing": TIMING[self.phase]._asdict() if self.phase in TIMING else None,
         }
 
     def _last_dict(self) -> dict[str, Any] | None:
@@ -187,7 +202,7 @@ class SeatView(NamedTuple):
             last=cards(last["cards"]) if last else (),
             last_reading=reading_from_data(last["reading"]) if last and "reading" in last else None,
             last_seat=last["seat"] if last else NONE,
-            trick=tuple((t["seat"], cards(t["cards"])) for t in view["trick"]),
+            trick=read_trick(view["trick"], cards),
             out=tuple(view["out"]),
             reports=tuple((r["seat"], r["cards"]) for r in view["reports"]),
             payers=tuple(trib["payers"]),
@@ -264,12 +279,13 @@ def _two(value: Any) -> tuple[int, int]:
     return (int(value[0]), int(value[1]))
 
 
-class GuandanBoard(StoredBoard):
+class GuandanBoard(TrickBoard):
     """One board of a Guandan game; build it with :meth:`from_deal` (a 108-card order and a carry)."""
 
     ruleset = RULESET
     name = "Guandan"
     seats = SEATS
+    last_reading: Reading | None  # the reading of ``last``, what the next play must beat
 
     def __init__(self, hands: Sequence[Sequence[int]], carry: dict[str, Any] | None = None) -> None:
         if len(hands) != SEATS:
@@ -308,11 +324,7 @@ class GuandanBoard(StoredBoard):
         # play state
         self.leader = NONE
         self.turn = NONE
-        self.last: Play = ()
-        self.last_reading: Reading | None = None
-        self.last_seat = NONE
-        self.passes = 0
-        self.trick: list[tuple[int, Play]] = []
+        self._clear_trick()
         self.out: list[int] = []
         self.reports: list[tuple[int, int]] = []
         self.lost = [0] * SEATS  # turns a seat must lose (a referee's violation)
@@ -362,14 +374,6 @@ class GuandanBoard(StoredBoard):
         self.turn = seat
 
     # -- queries ---------------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == END
-
-    @property
-    def deal_index(self) -> int:
-        return 0  # Guandan never redeals
 
     @property
     def level(self) -> int:
@@ -458,25 +462,18 @@ class GuandanBoard(StoredBoard):
             return [Action(seat, "return", (c,)) for c in self._return_cards(seat)]
         if self.phase == LEAD:
             return [Action(seat, "lead", value=s) for s in range(SEATS)]
-        actions = [
-            Action(seat, "play", cards, data=reading_to_data(r))
-            for cards, r in legal_plays(self.hands[seat], self.level, self.last_reading)
-        ]
-        if self.last:
-            actions.append(Action(seat, "pass"))
-        return actions
+        return self._with_pass(
+            seat,
+            [
+                Action(seat, "play", cards, data=reading_to_data(r))
+                for cards, r in legal_plays(self.hands[seat], self.level, self.last_reading)
+            ],
+        )
 
     def timing(self, seat: int) -> Timing | None:
         """The clock of the seat's decision in this phase (``TIMING``): warning, then the default."""
         default = self.default_action(seat)
-        if default is None:
-            return None
-        clock = TIMING[self.phase]
-        warn = clock["warn_s"]
-        if warn is None:
-            return Timing(clock["limit_s"] * 1000, default)
-        # RULES.md §4 "Timing": past the warning time the seat earns a warning (a penalty, recorded).
-        return Timing(clock["limit_s"] * 1000, default, warn * 1000, Action(seat, "warning", timeout=True))
+        return None if default is None else TIMING[self.phase].timing(default)
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means (RULES.md §4 "Timing"): in play a pass (the turn is lost, even a lead), a
@@ -501,10 +498,6 @@ class GuandanBoard(StoredBoard):
         )
 
     # -- actions ---------------------------------------------------------------------------------
-
-    def check(self, action: Action) -> None:
-        """Raise Rejected if ``action`` is not allowed now; never changes the board."""
-        self._validate(action)
 
     def apply(self, action: Action) -> None:
         """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
@@ -533,24 +526,16 @@ class GuandanBoard(StoredBoard):
 
     def _validate(self, action: Action) -> Reading | None:
         seat = action.seat
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-            raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
+        self._check_action_seat(seat)
         kind = action.kind
         if kind in REFEREE_KINDS or kind in PLATFORM_KINDS:
             if self.phase == END:
                 raise Rejected("phase_closed", "the board has ended")
             return None
         if kind in ("play", "pass"):
-            if self.phase != PLAY:
-                raise Rejected("phase_closed", f"cards are not played in the {self.phase} phase")
-            self._check_turn(seat)
-            if kind == "play":
-                return self._check_play(seat, action.cards, action.data)
-            if not self.last and not action.timeout:
-                raise Rejected(
-                    "cannot_pass_lead", "the leader must play; passing is only allowed when following"
-                )
-            return None
+            # A pass on the clock loses even a lead (RULES.md §4 "Timing").
+            self._check_in_trick(action, lead_pass=action.timeout)
+            return self._check_play(seat, action.cards, action.data) if kind == "play" else None
         if kind in ("tribute", "return"):
             if self.phase != (TRIBUTE if kind == "tribute" else RETURN):
                 raise Rejected("phase_closed", f"no {kind} in the {self.phase} phase")
@@ -580,10 +565,6 @@ class GuandanBoard(StoredBoard):
             return None
         raise Rejected("bad_action", f"unknown action {kind!r} for Guandan")
 
-    def _check_turn(self, seat: int) -> None:
-        if seat != self.turn:
-            raise Rejected("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
-
     def _one_card(self, seat: int, cards: Sequence[int]) -> int:
         if len(cards) != 1:
             raise Rejected("one_card", f"exactly one card, got {len(cards)}")
@@ -611,9 +592,7 @@ class GuandanBoard(StoredBoard):
         play = tuple(sorted(cards))
         found = readings(play, self.level)
         if not found:
-            raise Rejected(
-                "not_a_combination", f"{' '.join(format_cards(play))} is not a Guandan combination"
-            )
+            raise self._not_a_combination(play)
         chosen = found
         if data is not None:
             chosen = self._declared(found, data)
@@ -713,12 +692,8 @@ class GuandanBoard(StoredBoard):
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        play = tuple(sorted(cards))
-        self.last = play
+        self._record_play(seat, tuple(sorted(cards)))
         self.last_reading = reading
-        self.last_seat = seat
-        self.passes = 0
-        self.trick.append((seat, play))
         if 0 < len(hand) <= REPORT_AT and all(s != seat for s, _ in self.reports):
             self.reports.append((seat, len(hand)))
         if not hand:
@@ -731,30 +706,27 @@ class GuandanBoard(StoredBoard):
         self.turn = self._next_active(seat)
         self._settle_turn()
 
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: int) -> bool:
         if not self.last:
             # A lead lost (a timeout or a referee's violation): the next seat in play leads instead.
             self.turn = self._next_active(seat)
             self._settle_turn()
-            return
-        self.trick.append((seat, ()))
-        self.passes += 1
+            return False
+        # Seats out of cards no longer pass: the trick ends when every other seat in play has passed.
         last_in = self.last_seat in self.active()
-        needed = len(self.active()) - (1 if last_in else 0)
-        if self.passes >= needed:
-            # Nobody beat the last play: its player leads, or its partner by passing wind (借风, §4.2).
-            leader = self.last_seat if last_in else lv.partner_of(self.last_seat)
-            if not last_in:
-                self.winds += 1
-            self.last = ()
-            self.last_reading = None
-            self.last_seat = NONE
-            self.passes = 0
-            self.trick = []
-            self.turn = leader
-        else:
+        won = self._record_pass(seat, len(self.active()) - (1 if last_in else 0))
+        if won == NONE:
             self.turn = self._next_active(seat)
+        else:
+            # Nobody beat the last play: its player leads, or its partner by passing wind (借风, §4.2).
+            self.turn = won if last_in else lv.partner_of(won)
+            self.winds += 0 if last_in else 1
         self._settle_turn()
+        return won != NONE
+
+    def _clear_trick(self) -> None:
+        super()._clear_trick()
+        self.last_reading = None
 
     def _next_active(self, seat: int) -> int:
         for step in range(1, SEATS + 1):

@@ -187,3 +187,10 @@ OPS: dict[str, Op] = {
     "return_ok": return_ok_op,
     "level_points": level_points_op,
 }
+
+
+class GuandanReferee:
+    """classify, beats, upgrade, tribute, return_ok and level_points (RULES.md §4)."""
+
+    def ops(self) -> dict[str, Op]:
+        return OPS

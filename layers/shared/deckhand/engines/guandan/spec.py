@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable
 from typing import Any
 
 from ..contract import Action
-from ..spec import ActionRule, Competition, GameSpec, Referee, board_bot, view_bot
+from ..spec import ActionRule, Competition, GameSpec, board_bot, lazily, view_bot
 from . import HAND_SIZE, RULESET, SEATS
 from .board import SIDES, GuandanBoard, SeatView
 from .bot import GuandanBot
 from .levels import EndMode, Options
-
-
-class _Referee:
-    def ops(self) -> Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]]:
-        from .referee import OPS
-
-        return OPS
-
-
-def _referee() -> Referee:
-    return _Referee()
 
 
 def _clock(options: Any) -> int | None:
@@ -43,18 +32,6 @@ def _decision(action: Action) -> Hashable:
     return (action.seat, action.kind, tuple(sorted(action.cards)), action.value, data)
 
 
-def _screen(board: object, seat: int) -> dict[str, Any]:
-    from .screen import screen
-
-    return screen(board, seat)
-
-
-def _offer(board: object, action: Action, code: str) -> dict[str, Any] | None:
-    from .screen import offer
-
-    return offer(board, action, code)
-
-
 SPEC = GameSpec(
     ruleset=RULESET,
     name="Guandan",
@@ -67,9 +44,9 @@ SPEC = GameSpec(
     load_board=GuandanBoard.from_json,
     bot=board_bot(GuandanBot),
     view_bot=view_bot(GuandanBot, SeatView.from_dict),
-    referee=_referee,
-    screen=_screen,
-    offer=_offer,
+    referee=lazily(__package__, ".referee", "GuandanReferee"),
+    screen=lazily(__package__, ".screen", "screen"),
+    offer=lazily(__package__, ".screen", "offer"),
     actions=(
         ActionRule("play", cards=True, data=True, help="play these cards (with the reading, when several)"),
         ActionRule("pass", help="pass"),

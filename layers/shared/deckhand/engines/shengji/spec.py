@@ -4,23 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import ActionRule, Competition, GameSpec, Referee, board_bot, view_bot
+from ..spec import ActionRule, Competition, GameSpec, board_bot, lazily, view_bot
 from . import COMMON, HAND_SIZE, KITTY, SEATS, YAOJI
 from .board import SIDES, CommonBoard, SeatView, ShengjiBoard
 from .bot import ShengjiBot
 from .options import Options, Preset
-
-
-def _referee() -> Referee:
-    from .referee import ShengjiReferee
-
-    return ShengjiReferee()
-
-
-def _screen(board: object, seat: int) -> dict[str, Any]:
-    from .screen import screen
-
-    return screen(board, seat)
 
 
 def _clock(options: Any) -> int | None:
@@ -54,8 +42,8 @@ def _spec(board: type[ShengjiBoard], preset: Preset, name: str, alias: str) -> G
         load_board=board.from_json,
         bot=board_bot(ShengjiBot),
         view_bot=view_bot(ShengjiBot, SeatView.from_dict),
-        referee=_referee,
-        screen=_screen,
+        referee=lazily(__package__, ".referee", "ShengjiReferee"),
+        screen=lazily(__package__, ".screen", "screen"),
         actions=ACTIONS,
         competition=Competition.MATCH,
         sides=tuple(tuple(side) for side in SIDES),
