@@ -11,13 +11,14 @@ bombs that beat it.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, combinations, product, repeat, starmap
 from operator import add, itemgetter
 
 from ..common.cards import BLACK_JOKER, RED_JOKER
-from .blocks import Hand, placed
+from .blocks import Hand, Part, placed
 from .combos import (
     BLACK_JOKER_RANK,
     HEART,
@@ -54,7 +55,24 @@ def legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[P
 
     ``prev=None`` is a lead: every combination the hand can make. Otherwise the plays whose reading
     beats ``prev`` (:func:`.combos.beats`): the same type and size higher, or a higher bomb.
+
+    A lead makes thousands of tuples, none in a reference cycle; with the cyclic collector on, every
+    700 of them trigger a pass over the plays made so far that finds nothing, and the passes cascade
+    into older generations (a quarter of a two-wild lead's instructions). So the collector is paused
+    while the plays are made: the pass they are due comes at the caller's next allocation, by when a
+    caller that has read the list and dropped it has freed them by reference counting. (The pause is
+    process-wide; another thread allocating meanwhile only has its pass later.)
     """
+    if not gc.isenabled():
+        return _legal_plays(hand, level, prev)
+    gc.disable()
+    try:
+        return _legal_plays(hand, level, prev)
+    finally:
+        gc.enable()
+
+
+def _legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[Play]:
     h = Hand(hand, level)
     out: list[Play] = []
     if prev is None:
@@ -384,25 +402,72 @@ def _chains(
             readings = map(_new, types, zip(repeat(kind), repeat(top), repeat(size), cards, strict=False))
             extend(zip(cards, readings, strict=True))
             continue
-        partial: list[tuple[tuple[int, ...], tuple[int, ...], int, int]] = [((), (), 0, 0)]
+        runs = []
         for r in win.sorted_ranks:
-            parts = placed(own[r], width, (r > level) - (r < level))
-            if width == 2 and wilds == 2:  # a pair of a run may be both wilds
-                parts = (*parts, ((), (r * 4 + HEART,) * 2, 2, 0))
-            nxt = []
-            for nat, read, w, b in partial:
-                left = wilds - w
-                for pn, pr, pw, pb in parts:
-                    if pw <= left:
-                        nxt.append((nat + pn, read + pr, w + pw, b + pb))
-            partial = nxt
-            if not partial:
+            found = placed(own[r], width, (r > level) - (r < level))
+            if empty_ok:  # a pair of a run may be both wilds
+                found = (*found, ((), (r * 4 + HEART,) * 2, 2, 0))
+            runs.append(found)
+        if width == 2:
+            _three_blocks(runs, wilds, wild_tuples, (kind, top, size), append)
+        else:
+            _two_blocks(runs, wilds, wild_tuples, (kind, top, size), append)
+
+
+def _two_blocks(
+    runs: list[tuple[Part, ...]],
+    wilds: int,
+    wild_tuples: tuple[tuple[int, ...], ...],
+    head: tuple[Combo, int, int],
+    append: Callable[[Play], None],
+) -> None:
+    """A run of two ranks: every pair of blocks using at most ``wilds`` wilds (blocks come in order of
+    the wilds they use), the wilds sorted in after the ``b`` naturals below them."""
+    kind, top, size = head
+    for xn, xr, xw, xb in runs[0]:
+        if xw > wilds:
+            break
+        left = wilds - xw
+        for yn, yr, yw, yb in runs[1]:
+            if yw > left:
                 break
-        for nat, read, w, b in partial:
+            w = xw + yw
             if w:
-                append((_INSERT6[w][b](nat + wild_tuples[w]), _new(Reading, (kind, top, size, read))))
+                cards = _INSERT6[w][xb + yb](xn + yn + wild_tuples[w])
+                append((cards, _new(Reading, (kind, top, size, xr + yr))))
             else:
-                append((nat, _new(Reading, (kind, top, size, nat))))
+                cards = xn + yn
+                append((cards, _new(Reading, (kind, top, size, cards))))
+
+
+def _three_blocks(
+    runs: list[tuple[Part, ...]],
+    wilds: int,
+    wild_tuples: tuple[tuple[int, ...], ...],
+    head: tuple[Combo, int, int],
+    append: Callable[[Play], None],
+) -> None:
+    """A run of three ranks, as :func:`_two_blocks`."""
+    kind, top, size = head
+    for xn, xr, xw, xb in runs[0]:
+        if xw > wilds:
+            break
+        for yn, yr, yw, yb in runs[1]:
+            xyw = xw + yw
+            if xyw > wilds:
+                break
+            left = wilds - xyw
+            xyn, xyr, xyb = xn + yn, xr + yr, xb + yb
+            for zn, zr, zw, zb in runs[2]:
+                if zw > left:
+                    break
+                w = xyw + zw
+                if w:
+                    cards = _INSERT6[w][xyb + zb](xyn + zn + wild_tuples[w])
+                    append((cards, _new(Reading, (kind, top, size, xyr + zr))))
+                else:
+                    cards = xyn + zn
+                    append((cards, _new(Reading, (kind, top, size, cards))))
 
 
 def _bombs(h: Hand, out: list[Play], floor: int) -> None:
