@@ -62,6 +62,7 @@ class Hand:
         "suits",
         "hearts_mask",
         "own",
+        "present",
     )
 
     def __init__(self, hand: Sequence[int], level: int) -> None:
@@ -84,11 +85,15 @@ class Hand:
         self.counts: list[int] = [len(cards) for cards in own]
         self.cards: list[tuple[int, ...]] = [r[1] for r in ranks]
         self.suits: list[int] = [r[2] for r in ranks]
-        hearts_mask = 0
+        hearts_mask = present = 0
         for r in range(13):
-            if self.suits[r] >> HEART & 1:
-                hearts_mask |= 1 << r
+            held = self.suits[r]
+            if held:
+                present |= 1 << r
+                if held >> HEART & 1:
+                    hearts_mask |= 1 << r
         self.hearts_mask = hearts_mask  # the ranks whose natural heart is held
+        self.present = present  # the ranks with a natural card
 
 
 @lru_cache(maxsize=8192)

@@ -37,15 +37,10 @@ class _Pairs:
         own, counts = h.own, h.counts
         self.level, self.wild = h.level, h.wild
         found: list[tuple[Group, ...]] = []
-        if wilds:
-            for r in range(13):
-                n = counts[r]
-                # A block needs a natural and at most ``wilds`` wilds: short ranks settled from counts.
-                found.append(groups(own[r], 2) if n and n + wilds >= 2 else _NO_GROUPS)
-        else:  # naturals only: a rank's pairs are its 2-card sub-multisets, read as themselves
-            for r in range(13):
-                two = h.subs[r][2] if counts[r] >= 2 else ()
-                found.append(((two, two),) if two else _NO_GROUPS)
+        for r in range(13):
+            n = counts[r]
+            # A block needs a natural and at most ``wilds`` wilds: short ranks settled from counts.
+            found.append(groups(own[r], 2) if n and n + wilds >= 2 else _NO_GROUPS)
         self.nat: list[list[tuple[int, ...]]] = []
         self.read: list[list[tuple[int, ...]]] = []
         self.start: list[list[int]] = []
@@ -89,6 +84,9 @@ class _Pairs:
 
 def full_houses(h: Hand, out: Plays, above: int) -> None:
     """Every full house whose triple ranks above ``above`` (a strength; -1 for a lead)."""
+    if not h.wilds:
+        _natural(h, out, above)
+        return
     power, wild, wilds, level = h.power, h.wild, h.wilds, h.level
     own, counts = h.own, h.counts
     pairs = _Pairs(h, wilds)
@@ -100,7 +98,7 @@ def full_houses(h: Hand, out: Plays, above: int) -> None:
             continue
         phys_runs: list[Iterable[tuple[int, ...]]] = []
         read_runs: list[Iterable[tuple[int, ...]]] = []
-        triples = groups(own[t], 3) if wilds else ((h.subs[t][3], h.subs[t][3]),)
+        triples = groups(own[t], 3)
         for tw in range(wilds + 1):
             t_nat, t_read = triples[tw]
             if not t_nat:
@@ -144,6 +142,33 @@ def full_houses(h: Hand, out: Plays, above: int) -> None:
             extend(zip(chain.from_iterable(phys_runs), readings, strict=True))
         if wilds == 2:
             _free_pairs(h, t, out)
+
+
+def _natural(h: Hand, out: Plays, above: int) -> None:
+    """A hand without wilds: a rank's triples and pairs are its 3- and 2-card sub-multisets, read as
+    themselves, so a triple rank's plays are two products (pairs below, pairs above)."""
+    power, counts, subs = h.power, h.counts, h.subs
+    pairs: list[tuple[int, ...]] = []
+    start = []
+    for r in range(13):
+        start.append(len(pairs))
+        if counts[r] >= 2:
+            pairs.extend(subs[r][2])
+    start.append(len(pairs))
+    for joker, n in ((BLACK_JOKER, h.bj), (RED_JOKER, h.rj)):
+        if n == 2:
+            pairs.append((joker, joker))
+    kinds, fives, types = repeat(FULL_HOUSE), repeat(5), repeat(Reading)
+    for t in range(13):
+        if counts[t] < 3 or power[t] <= above:
+            continue
+        triples = subs[t][3]
+        cards = [
+            *starmap(add, product(pairs[: start[t]], triples)),
+            *starmap(add, product(triples, pairs[start[t + 1] :])),
+        ]
+        readings = map(_new, types, zip(kinds, repeat(power[t]), fives, cards, strict=False))
+        out.extend(zip(cards, readings, strict=True))
 
 
 def _free_pairs(h: Hand, t: int, out: Plays) -> None:

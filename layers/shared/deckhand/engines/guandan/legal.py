@@ -118,42 +118,45 @@ def _legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[
 
 def _singles(h: Hand, out: list[Play], above: int) -> None:
     power = h.power
+    append = out.append
     for r in range(13):
-        if power[r] > above:
+        p = power[r]
+        if p > above:
             for c in h.cards[r]:
                 t = (c,)
-                out.append((t, _reading(SINGLE, power[r], 1, t)))
+                append((t, _new(Reading, (SINGLE, p, 1, t))))
     if h.wilds and power[h.level] > above:
         t = (h.wild,)
-        out.append((t, _reading(SINGLE, power[h.level], 1, t)))
+        out.append((t, _new(Reading, (SINGLE, power[h.level], 1, t))))
     for joker, n, p in ((BLACK_JOKER, h.bj, BLACK_JOKER_RANK), (RED_JOKER, h.rj, RED_JOKER_RANK)):
         if n and p > above:
             t = (joker,)
-            out.append((t, _reading(SINGLE, p, 1, t)))
+            out.append((t, _new(Reading, (SINGLE, p, 1, t))))
 
 
 def _pairs(h: Hand, out: list[Play], above: int) -> None:
     power, wild, wilds = h.power, h.wild, h.wilds
+    counts = h.counts
     for r in range(13):
         p = power[r]
-        if p <= above:
+        if p <= above or not counts[r]:
             continue
         subs = h.subs[r]
         if len(subs) > 2:
             for t in subs[2]:
-                out.append((t, _reading(PAIR, p, 2, t)))
+                out.append((t, _new(Reading, (PAIR, p, 2, t))))
         if wilds and len(subs) > 1:
             heart = r * 4 + HEART
             for (c,) in subs[1]:
                 phys = (c, wild) if c < wild else (wild, c)
-                out.append((phys, _reading(PAIR, p, 2, (c, heart) if c < heart else (heart, c))))
+                out.append((phys, _new(Reading, (PAIR, p, 2, (c, heart) if c < heart else (heart, c)))))
     if wilds == 2 and power[h.level] > above:
         t = (wild, wild)
-        out.append((t, _reading(PAIR, power[h.level], 2, t)))
+        out.append((t, _new(Reading, (PAIR, power[h.level], 2, t))))
     for joker, n, p in ((BLACK_JOKER, h.bj, BLACK_JOKER_RANK), (RED_JOKER, h.rj, RED_JOKER_RANK)):
         if n == 2 and p > above:
             t = (joker, joker)
-            out.append((t, _reading(PAIR, p, 2, t)))
+            out.append((t, _new(Reading, (PAIR, p, 2, t))))
 
 
 def _with_wilds(part: tuple[int, ...], wild: int, w: int) -> tuple[int, ...]:
@@ -165,19 +168,25 @@ def _with_wilds(part: tuple[int, ...], wild: int, w: int) -> tuple[int, ...]:
 
 
 def _triples(h: Hand, out: list[Play], above: int) -> None:
-    power, wild, wilds = h.power, h.wild, h.wilds
+    power, wild, wilds, counts = h.power, h.wild, h.wilds, h.counts
+    append = out.append
     for r in range(13):
         p = power[r]
-        if p <= above:
+        n = counts[r]
+        if p <= above or n + wilds < 3 or not n:
             continue
         subs = h.subs[r]
+        if not wilds:
+            for t in subs[3]:
+                append((t, _new(Reading, (TRIPLE, p, 3, t))))
+            continue
         heart = r * 4 + HEART
         for k in (3, 2, 1):
             w = 3 - k
-            if w > wilds or k >= len(subs):
+            if w > wilds or k > n:
                 continue
             for t in subs[k]:
-                out.append((_with_wilds(t, wild, w), _reading(TRIPLE, p, 3, _with_wilds(t, heart, w))))
+                append((_with_wilds(t, wild, w), _new(Reading, (TRIPLE, p, 3, _with_wilds(t, heart, w)))))
 
 
 # Straights by precomputed plans. Per run, the lists a product draws from are kept in one list
@@ -261,14 +270,17 @@ def _straights(h: Hand, out: list[Play], above: int) -> None:
     kinds, fives, types = repeat(STRAIGHT), repeat(5), repeat(Reading)
     below = [c for c in cards[level] if c < wild]
     over = [c for c in cards[level] if c > wild]
+    present = h.present
     for n, (top, slots, plans) in enumerate(_STRAIGHT_PLANS[level]):
-        if top <= above:
-            continue
+        missing = STRAIGHT_WINDOWS[n].mask & ~present
+        if top <= above or (missing and missing.bit_count() > wilds):
+            continue  # settled from the ranks held: more ranks missing than wilds (half the runs)
         lists = [cards[r] for r in slots]
         empty = 0
-        for i in range(5):
-            if not lists[i]:
-                empty |= 1 << i
+        if missing:
+            for i in range(5):
+                if not lists[i]:
+                    empty |= 1 << i
         tops = repeat(top)
         if not empty:
             reads = list(product(*lists))
@@ -314,7 +326,16 @@ def _straight_flushes(h: Hand, out: list[Play], above: int) -> None:
 
     Per suit, a mask of the ranks held settles at once the runs missing more cards than there are
     wilds (most runs of most suits)."""
-    wild, wilds = h.wild, h.wilds
+    wild, wilds, suits = h.wild, h.wilds, h.suits
+    if not wilds:  # naturals only: the suits every rank of the run holds
+        for n, (top, (a, b, c, d, e), _, _) in enumerate(STRAIGHT_WINDOWS):
+            flush = suits[a] & suits[b] & suits[c] & suits[d] & suits[e]
+            if flush and top > above:
+                for s in range(4):
+                    if flush >> s & 1:
+                        cards = _FLUSH_RUNS[n][s]
+                        out.append((cards, _new(Reading, (STRAIGHT_FLUSH, top, 5, cards))))
+        return
     by_suit = [0, 0, 0, 0]
     for r in range(13):
         for c in h.cards[r]:
@@ -472,8 +493,10 @@ def _three_blocks(
 
 def _bombs(h: Hand, out: list[Play], floor: int) -> None:
     """Four to ten of a rank (§4), wilds included; only those above ``floor`` (a bomb power)."""
-    power, wild, wilds = h.power, h.wild, h.wilds
+    power, wild, wilds, counts = h.power, h.wild, h.wilds, h.counts
     for r in range(13):
+        if counts[r] + wilds < MIN_BOMB or not counts[r]:
+            continue
         subs = h.subs[r]
         p = power[r]
         heart = r * 4 + HEART
