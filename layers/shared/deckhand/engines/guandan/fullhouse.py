@@ -68,16 +68,16 @@ class _Pairs:
         self.ins: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
     def inserted(self, pw: int, w: int) -> list[tuple[int, ...]]:
-        """The blocks using ``pw`` wilds, each with ``w`` wilds sorted in (rank by rank)."""
+        """The blocks using ``pw`` wilds, each with ``w`` wilds sorted in: after the blocks of the ranks
+        below the level, among the level rank's own cards, before the blocks above (jokers included)."""
         got = self.ins.get((pw, w))
         if got is None:
             nat, start, level = self.nat[pw], self.start[pw], self.level
             ws = (self.wild,) * w
-            got = []
-            for r in range(15):
-                a, b = start[r], start[r + 1]
-                if a < b:
-                    got.extend(with_wilds(nat[a:b], r, level, ws))
+            a, b = start[level], start[level + 1]
+            got = [block + ws for block in nat[:a]]
+            got.extend(with_wilds(nat[a:b], level, level, ws))
+            got.extend([ws + block for block in nat[b:]])
             self.ins[(pw, w)] = got
         return got
 
