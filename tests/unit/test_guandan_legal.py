@@ -1,11 +1,13 @@
 """Guandan legal-play generation (RULES.md §4, §4.2): every (cards, reading) once, and exactly the plays
 that ``readings`` + ``beats`` accept — checked against a brute force over every sub-multiset."""
 
+import gc
 import random
 from collections import Counter
 from itertools import product
 from typing import Any
 
+import pytest
 from deckhand.engines.common.cards import format_cards, make_deck, parse_cards
 from deckhand.engines.guandan.combos import (
     FACE,
@@ -192,3 +194,22 @@ def test_previous_reading_from_json_has_no_cards() -> None:
     # Level 8 (rank index 5): ♥8 is wild, so 6…T and, the wild as a J, 7…J beat the straight to 9.
     plays = legal_plays(cards("S6 D7 C8 S9 DT H8"), 5, prev)
     assert {r.rank for _, r in plays} == {10, 11}
+
+
+def test_generation_leaves_the_cyclic_collector_as_it_found_it() -> None:
+    # legal_plays pauses the collector while it makes the plays (docs/guandan-engine.md, Speed).
+    hand = random_hand(random.Random(22), 0, 2)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert legal_plays(hand, 0, None)
+        assert gc.isenabled()
+        gc.disable()
+        assert legal_plays(hand, 0, None)
+        assert not gc.isenabled()
+        gc.enable()
+        with pytest.raises(AttributeError):  # a malformed previous play: the collector is on again
+            legal_plays(hand, 0, object())  # type: ignore[arg-type]
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()

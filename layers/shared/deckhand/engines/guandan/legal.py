@@ -11,20 +11,20 @@ bombs that beat it.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
-from itertools import chain, combinations, product, repeat
-from operator import itemgetter
+from itertools import chain, combinations, product, repeat, starmap
+from operator import add, itemgetter
 
 from ..common.cards import BLACK_JOKER, RED_JOKER
+from .blocks import Hand, Part, placed
 from .combos import (
     BLACK_JOKER_RANK,
     HEART,
     JOKER_BOMB_RANK,
     MIN_BOMB,
     PAIR_WINDOWS,
-    POWERS,
     RED_JOKER_RANK,
     SPADE,
     STRAIGHT_WINDOWS,
@@ -33,11 +33,10 @@ from .combos import (
     Reading,
     Window,
     bomb_power,
-    free_pair_rank,
 )
+from .fullhouse import full_houses
 
 Play = tuple[tuple[int, ...], Reading]
-Subs = tuple[tuple[tuple[int, ...], ...], ...]  # Subs[k]: every distinct k-card sub-multiset
 
 _new = tuple.__new__
 SINGLE, PAIR, TRIPLE, FULL_HOUSE = Combo.SINGLE, Combo.PAIR, Combo.TRIPLE, Combo.FULL_HOUSE
@@ -51,81 +50,36 @@ def _reading(kind: Combo, rank: int, size: int, cards: tuple[int, ...]) -> Readi
     return r
 
 
-@lru_cache(maxsize=4096)
-def _subsets(cards: tuple[int, ...]) -> Subs:
-    """Every distinct sub-multiset of one rank's natural cards (sorted), grouped by size."""
-    by_size: list[set[tuple[int, ...]]] = [set() for _ in range(len(cards) + 1)]
-    n = len(cards)
-    for bits in range(1 << n):
-        by_size[bits.bit_count()].add(tuple(cards[i] for i in range(n) if bits >> i & 1))
-    return tuple(tuple(sorted(s)) for s in by_size)
-
-
-class _Hand:
-    """A hand split for generation: each rank's natural cards and their sub-multisets, the wild count."""
-
-    __slots__ = (
-        "level",
-        "wild",
-        "wilds",
-        "subs",
-        "counts",
-        "power",
-        "cards",
-        "bj",
-        "rj",
-        "suits",
-        "hearts_mask",
-        "own",
-    )
-
-    def __init__(self, hand: Sequence[int], level: int) -> None:
-        self.level = level
-        self.wild = wild = level * 4 + HEART
-        self.power = POWERS[level]
-        per_rank: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
-        wilds = bj = rj = 0
-        for c in sorted(hand):  # sorted once: each rank's list comes out sorted
-            if c == wild:
-                wilds += 1
-            elif c == BLACK_JOKER:
-                bj += 1
-            elif c == RED_JOKER:
-                rj += 1
-            else:
-                per_rank[c >> 2].append(c)
-        self.wilds, self.bj, self.rj = wilds, bj, rj
-        self.own = own = [tuple(cards) for cards in per_rank]
-        self.subs: list[Subs] = [_subsets(cards) for cards in own]
-        self.counts: list[int] = [len(cards) for cards in own]
-        # Distinct natural cards per rank; per rank, a bit mask of the suits held; and the ranks whose
-        # heart is held (naturals only).
-        self.cards: list[list[int]] = [list(dict.fromkeys(cards)) for cards in own]
-        self.suits = [0] * 13
-        hearts_mask = 0
-        for r in range(13):
-            held = 0
-            for c in self.cards[r]:
-                held |= 1 << (c & 3)
-            self.suits[r] = held
-            if held >> HEART & 1:
-                hearts_mask |= 1 << r
-        self.hearts_mask = hearts_mask
-
-
 def legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[Play]:
     """Every legal play from ``hand``: (physical cards sorted, reading), each exactly once.
 
     ``prev=None`` is a lead: every combination the hand can make. Otherwise the plays whose reading
     beats ``prev`` (:func:`.combos.beats`): the same type and size higher, or a higher bomb.
+
+    A lead makes thousands of tuples, none in a reference cycle; with the cyclic collector on, every
+    700 of them trigger a pass over the plays made so far that finds nothing, and the passes cascade
+    into older generations (a quarter of a two-wild lead's instructions). So the collector is paused
+    while the plays are made: the pass they are due comes at the caller's next allocation, by when a
+    caller that has read the list and dropped it has freed them by reference counting. (The pause is
+    process-wide; another thread allocating meanwhile only has its pass later.)
     """
-    h = _Hand(hand, level)
+    if not gc.isenabled():
+        return _legal_plays(hand, level, prev)
+    gc.disable()
+    try:
+        return _legal_plays(hand, level, prev)
+    finally:
+        gc.enable()
+
+
+def _legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[Play]:
+    h = Hand(hand, level)
     out: list[Play] = []
     if prev is None:
         _singles(h, out, -1)
         _pairs(h, out, -1)
         _triples(h, out, -1)
-        _full_houses(h, out, -1)
+        full_houses(h, out, -1)
         _straights(h, out, -1)
         _chains(h, out, -1, 2, PAIR_WINDOWS, PAIR_STRAIGHT)
         _chains(h, out, -1, 3, TRIPLE_WINDOWS, TRIPLE_STRAIGHT)
@@ -144,7 +98,7 @@ def legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[P
         elif kind == TRIPLE:
             _triples(h, out, above)
         elif kind == FULL_HOUSE:
-            _full_houses(h, out, above)
+            full_houses(h, out, above)
         elif kind == STRAIGHT:
             _straights(h, out, above)
         elif kind == PAIR_STRAIGHT:
@@ -162,44 +116,47 @@ def legal_plays(hand: Sequence[int], level: int, prev: Reading | None) -> list[P
     return out
 
 
-def _singles(h: _Hand, out: list[Play], above: int) -> None:
+def _singles(h: Hand, out: list[Play], above: int) -> None:
     power = h.power
+    append = out.append
     for r in range(13):
-        if power[r] > above:
+        p = power[r]
+        if p > above:
             for c in h.cards[r]:
                 t = (c,)
-                out.append((t, _reading(SINGLE, power[r], 1, t)))
+                append((t, _new(Reading, (SINGLE, p, 1, t))))
     if h.wilds and power[h.level] > above:
         t = (h.wild,)
-        out.append((t, _reading(SINGLE, power[h.level], 1, t)))
+        out.append((t, _new(Reading, (SINGLE, power[h.level], 1, t))))
     for joker, n, p in ((BLACK_JOKER, h.bj, BLACK_JOKER_RANK), (RED_JOKER, h.rj, RED_JOKER_RANK)):
         if n and p > above:
             t = (joker,)
-            out.append((t, _reading(SINGLE, p, 1, t)))
+            out.append((t, _new(Reading, (SINGLE, p, 1, t))))
 
 
-def _pairs(h: _Hand, out: list[Play], above: int) -> None:
+def _pairs(h: Hand, out: list[Play], above: int) -> None:
     power, wild, wilds = h.power, h.wild, h.wilds
+    counts = h.counts
     for r in range(13):
         p = power[r]
-        if p <= above:
+        if p <= above or not counts[r]:
             continue
         subs = h.subs[r]
         if len(subs) > 2:
             for t in subs[2]:
-                out.append((t, _reading(PAIR, p, 2, t)))
+                out.append((t, _new(Reading, (PAIR, p, 2, t))))
         if wilds and len(subs) > 1:
             heart = r * 4 + HEART
             for (c,) in subs[1]:
                 phys = (c, wild) if c < wild else (wild, c)
-                out.append((phys, _reading(PAIR, p, 2, (c, heart) if c < heart else (heart, c))))
+                out.append((phys, _new(Reading, (PAIR, p, 2, (c, heart) if c < heart else (heart, c)))))
     if wilds == 2 and power[h.level] > above:
         t = (wild, wild)
-        out.append((t, _reading(PAIR, power[h.level], 2, t)))
+        out.append((t, _new(Reading, (PAIR, power[h.level], 2, t))))
     for joker, n, p in ((BLACK_JOKER, h.bj, BLACK_JOKER_RANK), (RED_JOKER, h.rj, RED_JOKER_RANK)):
         if n == 2 and p > above:
             t = (joker, joker)
-            out.append((t, _reading(PAIR, p, 2, t)))
+            out.append((t, _new(Reading, (PAIR, p, 2, t))))
 
 
 def _with_wilds(part: tuple[int, ...], wild: int, w: int) -> tuple[int, ...]:
@@ -210,115 +167,26 @@ def _with_wilds(part: tuple[int, ...], wild: int, w: int) -> tuple[int, ...]:
     return part[:at] + (wild,) * w + part[at:]
 
 
-def _triples(h: _Hand, out: list[Play], above: int) -> None:
-    power, wild, wilds = h.power, h.wild, h.wilds
+def _triples(h: Hand, out: list[Play], above: int) -> None:
+    power, wild, wilds, counts = h.power, h.wild, h.wilds, h.counts
+    append = out.append
     for r in range(13):
         p = power[r]
-        if p <= above:
+        n = counts[r]
+        if p <= above or n + wilds < 3 or not n:
             continue
         subs = h.subs[r]
+        if not wilds:
+            for t in subs[3]:
+                append((t, _new(Reading, (TRIPLE, p, 3, t))))
+            continue
         heart = r * 4 + HEART
         for k in (3, 2, 1):
             w = 3 - k
-            if w > wilds or k >= len(subs):
+            if w > wilds or k > n:
                 continue
             for t in subs[k]:
-                out.append((_with_wilds(t, wild, w), _reading(TRIPLE, p, 3, _with_wilds(t, heart, w))))
-
-
-# natural cards, read cards, wilds used, how many naturals sort below the wild, and the naturals with
-# 0, 1, … wilds in their sorted place (a full house's cards when its wilds sort into this block)
-Part = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[tuple[int, ...], ...]]
-
-
-def _make_insert(n: int, w: int, pos: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
-    k = n - w
-    order = [*range(pos), *range(k, n), *range(pos, k)]
-    getter: Callable[[tuple[int, ...]], tuple[int, ...]] = itemgetter(*order)
-    return getter
-
-
-_WILD_RUNS = {wild: ((), (wild,), (wild, wild)) for wild in range(54)}  # 0, 1, 2 copies of a wild
-
-
-@lru_cache(maxsize=16384)
-def _fh_parts(own: tuple[int, ...], wild: int, need: int, wilds: int) -> tuple[Part, ...]:
-    """Ways to make ``need`` cards of one rank from its naturals ``own`` with at least one natural and
-    at most ``wilds`` wilds: (natural cards, read cards — sorted, wilds as hearts of the rank —, wilds
-    used, how many naturals sort below the wild). Cached across calls (a rank's cards recur)."""
-    if not own:
-        return ()
-    subs = _subsets(own)
-    heart = (own[0] >> 2) * 4 + HEART
-    out: list[Part] = []
-    for w in range(wilds + 1):
-        k = need - w
-        if 0 < k < len(subs):
-            hearts = (heart,) * w
-            for t in subs[k]:  # sorted: the hearts and the wild go in by bisection
-                at = bisect_left(t, heart)
-                below = bisect_left(t, wild)
-                with_wilds = tuple(t[:below] + ws + t[below:] for ws in _WILD_RUNS[wild][: wilds + 1])
-                out.append((t, t[:at] + hearts + t[at:] if w else t, w, below, with_wilds))
-    return tuple(out)
-
-
-def _full_houses(h: _Hand, out: list[Play], above: int) -> None:
-    """Triple + pair (§4): compared by the triple; the pair may be two identical jokers (§4.2).
-
-    Parts of different ranks are disjoint blocks of the sorted order, so plays are concatenations;
-    the wilds go into the block whose place they take, with each block's naturals and wilds made
-    once (the last item of :func:`_fh_parts`): one tuple made for a play's cards."""
-    power, wild, wilds, level = h.power, h.wild, h.wilds, h.level
-    own, counts = h.own, h.counts
-    # A block needs a natural and at most ``wilds`` wilds: ranks holding fewer cards are settled from
-    # their counts, without looking their blocks up.
-    pair_parts: list[Sequence[Part]] = []
-    for r in range(13):
-        n = counts[r]
-        pair_parts.append(_fh_parts(own[r], wild, 2, wilds) if n and n + wilds >= 2 else ())
-    for j, n in ((BLACK_JOKER, h.bj), (RED_JOKER, h.rj)):
-        pair_parts.append([((j, j), (j, j), 0, 0, ((j, j),) * 3)] if n == 2 else [])
-    append = out.append
-    for t in range(13):
-        p = power[t]
-        n = counts[t]
-        if p <= above or not n or n + wilds < 3:
-            continue
-        triples = _fh_parts(own[t], wild, 3, wilds)
-        if not triples:
-            continue
-        for q in range(15):
-            pairs = pair_parts[q]
-            if q == t or not pairs:
-                continue
-            # The two blocks concatenate in sorted order; the wilds go into (or next to) the lower
-            # block when the level is below the higher block's rank, else into the higher one.
-            low = t < q
-            into_lower = level < (q if low else t)
-            for tn, tr, tw, _, t_ins in triples:
-                left = wilds - tw
-                for pn, pr, pw, _, p_ins in pairs:
-                    if pw > left:
-                        break  # blocks come in order of the wilds they use
-                    w = tw + pw
-                    if low:
-                        if w:
-                            phys = t_ins[w] + pn if into_lower else tn + p_ins[w]
-                            read = tr + pr
-                        else:
-                            phys = read = tn + pn
-                    elif w:
-                        phys = p_ins[w] + tn if into_lower else pn + t_ins[w]
-                        read = pr + tr
-                    else:
-                        phys = read = pn + tn
-                    append((phys, _new(Reading, (FULL_HOUSE, p, 5, read))))
-        if wilds == 2 and len(h.subs[t]) > 3:
-            fp = free_pair_rank(t, level) * 4 + HEART
-            for tn in h.subs[t][3]:
-                phys = tuple(sorted(tn + (wild, wild)))
-                append((phys, _new(Reading, (FULL_HOUSE, p, 5, tuple(sorted(tn + (fp, fp)))))))
+                append((_with_wilds(t, wild, w), _new(Reading, (TRIPLE, p, 3, _with_wilds(t, heart, w)))))
 
 
 # Straights by precomputed plans. Per run, the lists a product draws from are kept in one list
@@ -329,8 +197,8 @@ _WILD_AT, _LEVEL_BELOW, _LEVEL_ABOVE = 10, 11, 12
 # the split list it needs non-empty or -1, the ranks whose hearts make the naturals all hearts or 0,
 # those hearts and the wilds sorted, the same read with the wilds as spades).
 _Variant = tuple[
-    Callable[[list[list[int]]], tuple[list[int], ...]],
-    Callable[[list[list[int]]], tuple[list[int], ...]],
+    Callable[[list[Sequence[int]]], tuple[Sequence[int], ...]],
+    Callable[[list[Sequence[int]]], tuple[Sequence[int], ...]],
     int,
     int,
     tuple[int, ...],
@@ -390,7 +258,7 @@ _FLUSH_RUNS = tuple(
 )
 
 
-def _straights(h: _Hand, out: list[Play], above: int) -> None:
+def _straights(h: Hand, out: list[Play], above: int) -> None:
     """Five in a row (§4), suits free; a one-suit run without a wild is a straight flush only (§4.2).
 
     Slots go by rank index, so a product of each slot's cards is already sorted; the wilds sit where
@@ -402,14 +270,17 @@ def _straights(h: _Hand, out: list[Play], above: int) -> None:
     kinds, fives, types = repeat(STRAIGHT), repeat(5), repeat(Reading)
     below = [c for c in cards[level] if c < wild]
     over = [c for c in cards[level] if c > wild]
+    present = h.present
     for n, (top, slots, plans) in enumerate(_STRAIGHT_PLANS[level]):
-        if top <= above:
-            continue
+        missing = STRAIGHT_WINDOWS[n].mask & ~present
+        if top <= above or (missing and missing.bit_count() > wilds):
+            continue  # settled from the ranks held: more ranks missing than wilds (half the runs)
         lists = [cards[r] for r in slots]
         empty = 0
-        for i in range(5):
-            if not lists[i]:
-                empty |= 1 << i
+        if missing:
+            for i in range(5):
+                if not lists[i]:
+                    empty |= 1 << i
         tops = repeat(top)
         if not empty:
             reads = list(product(*lists))
@@ -450,12 +321,21 @@ def _straights(h: _Hand, out: list[Play], above: int) -> None:
         )
 
 
-def _straight_flushes(h: _Hand, out: list[Play], above: int) -> None:
+def _straight_flushes(h: Hand, out: list[Play], above: int) -> None:
     """Five in a row of one suit (§4); a wild may take the suit (§4.2, seed 第七条二6).
 
     Per suit, a mask of the ranks held settles at once the runs missing more cards than there are
     wilds (most runs of most suits)."""
-    wild, wilds = h.wild, h.wilds
+    wild, wilds, suits = h.wild, h.wilds, h.suits
+    if not wilds:  # naturals only: the suits every rank of the run holds
+        for n, (top, (a, b, c, d, e), _, _) in enumerate(STRAIGHT_WINDOWS):
+            flush = suits[a] & suits[b] & suits[c] & suits[d] & suits[e]
+            if flush and top > above:
+                for s in range(4):
+                    if flush >> s & 1:
+                        cards = _FLUSH_RUNS[n][s]
+                        out.append((cards, _new(Reading, (STRAIGHT_FLUSH, top, 5, cards))))
+        return
     by_suit = [0, 0, 0, 0]
     for r in range(13):
         for c in h.cards[r]:
@@ -494,19 +374,27 @@ def _flush_choices(
                     )
 
 
+def _make_insert(n: int, w: int, pos: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    k = n - w
+    order = [*range(pos), *range(k, n), *range(pos, k)]
+    getter: Callable[[tuple[int, ...]], tuple[int, ...]] = itemgetter(*order)
+    return getter
+
+
 # _INSERT6[w][pos]: six cards, naturals in order then ``w`` wilds, with the wilds moved after ``pos``.
 _INSERT6 = [[_make_insert(6, w, pos) for pos in range(7 - w)] for w in range(3)]
 
 
 def _chains(
-    h: _Hand, out: list[Play], above: int, width: int, windows: tuple[Window, ...], kind: Combo
+    h: Hand, out: list[Play], above: int, width: int, windows: tuple[Window, ...], kind: Combo
 ) -> None:
     """Three consecutive pairs or two consecutive triples, exactly (§4).
 
     The ranks of a run go by rank index, so the blocks concatenate in sorted order (the read cards
     too); only the wilds need placing."""
-    wild, wilds, own = h.wild, h.wilds, h.own
+    wild, wilds, own, level = h.wild, h.wilds, h.own, h.level
     size = width * len(windows[0].ranks)
+    extend, types = out.extend, repeat(Reading)
     wild_tuples = ((), (wild,), (wild, wild))
     append = out.append
     counts = h.counts
@@ -525,44 +413,90 @@ def _chains(
                 short += width - n
         if short > wilds:
             continue
+        top = win.top
         if not wilds:
-            # Naturals only: every play is one block of each rank, read as itself.
-            blocks = [[part[0] for part in _fh_parts(own[r], wild, width, 0)] for r in win.sorted_ranks]
-            top = win.top
+            # Naturals only: every play is one block of each rank, read as itself, made in C.
+            blocks: list[Sequence[tuple[int, ...]]] = [h.subs[r][width] for r in win.sorted_ranks]
             if width == 2:
-                for x, y, z in product(*blocks):
-                    nat = x + y + z
-                    append((nat, _new(Reading, (kind, top, size, nat))))
-            else:
-                for x, y in product(*blocks):
-                    nat = x + y
-                    append((nat, _new(Reading, (kind, top, size, nat))))
+                blocks = [list(starmap(add, product(blocks[0], blocks[1]))), blocks[2]]
+            cards = list(starmap(add, product(*blocks)))
+            readings = map(_new, types, zip(repeat(kind), repeat(top), repeat(size), cards, strict=False))
+            extend(zip(cards, readings, strict=True))
             continue
-        partial: list[tuple[tuple[int, ...], tuple[int, ...], int, int]] = [((), (), 0, 0)]
+        runs = []
         for r in win.sorted_ranks:
-            parts = _fh_parts(own[r], wild, width, wilds)
-            if width == 2 and wilds == 2:  # a pair of a run may be both wilds
-                parts = (*parts, ((), (r * 4 + HEART,) * 2, 2, 0, ()))
-            nxt = []
-            for nat, read, w, b in partial:
-                left = wilds - w
-                for pn, pr, pw, pb, _ in parts:
-                    if pw <= left:
-                        nxt.append((nat + pn, read + pr, w + pw, b + pb))
-            partial = nxt
-            if not partial:
+            found = placed(own[r], width, (r > level) - (r < level))
+            if empty_ok:  # a pair of a run may be both wilds
+                found = (*found, ((), (r * 4 + HEART,) * 2, 2, 0))
+            runs.append(found)
+        if width == 2:
+            _three_blocks(runs, wilds, wild_tuples, (kind, top, size), append)
+        else:
+            _two_blocks(runs, wilds, wild_tuples, (kind, top, size), append)
+
+
+def _two_blocks(
+    runs: list[tuple[Part, ...]],
+    wilds: int,
+    wild_tuples: tuple[tuple[int, ...], ...],
+    head: tuple[Combo, int, int],
+    append: Callable[[Play], None],
+) -> None:
+    """A run of two ranks: every pair of blocks using at most ``wilds`` wilds (blocks come in order of
+    the wilds they use), the wilds sorted in after the ``b`` naturals below them."""
+    kind, top, size = head
+    for xn, xr, xw, xb in runs[0]:
+        if xw > wilds:
+            break
+        left = wilds - xw
+        for yn, yr, yw, yb in runs[1]:
+            if yw > left:
                 break
-        for nat, read, w, b in partial:
+            w = xw + yw
             if w:
-                append((_INSERT6[w][b](nat + wild_tuples[w]), _new(Reading, (kind, win.top, size, read))))
+                cards = _INSERT6[w][xb + yb](xn + yn + wild_tuples[w])
+                append((cards, _new(Reading, (kind, top, size, xr + yr))))
             else:
-                append((nat, _new(Reading, (kind, win.top, size, nat))))
+                cards = xn + yn
+                append((cards, _new(Reading, (kind, top, size, cards))))
 
 
-def _bombs(h: _Hand, out: list[Play], floor: int) -> None:
+def _three_blocks(
+    runs: list[tuple[Part, ...]],
+    wilds: int,
+    wild_tuples: tuple[tuple[int, ...], ...],
+    head: tuple[Combo, int, int],
+    append: Callable[[Play], None],
+) -> None:
+    """A run of three ranks, as :func:`_two_blocks`."""
+    kind, top, size = head
+    for xn, xr, xw, xb in runs[0]:
+        if xw > wilds:
+            break
+        for yn, yr, yw, yb in runs[1]:
+            xyw = xw + yw
+            if xyw > wilds:
+                break
+            left = wilds - xyw
+            xyn, xyr, xyb = xn + yn, xr + yr, xb + yb
+            for zn, zr, zw, zb in runs[2]:
+                if zw > left:
+                    break
+                w = xyw + zw
+                if w:
+                    cards = _INSERT6[w][xyb + zb](xyn + zn + wild_tuples[w])
+                    append((cards, _new(Reading, (kind, top, size, xyr + zr))))
+                else:
+                    cards = xyn + zn
+                    append((cards, _new(Reading, (kind, top, size, cards))))
+
+
+def _bombs(h: Hand, out: list[Play], floor: int) -> None:
     """Four to ten of a rank (§4), wilds included; only those above ``floor`` (a bomb power)."""
-    power, wild, wilds = h.power, h.wild, h.wilds
+    power, wild, wilds, counts = h.power, h.wild, h.wilds, h.counts
     for r in range(13):
+        if counts[r] + wilds < MIN_BOMB or not counts[r]:
+            continue
         subs = h.subs[r]
         p = power[r]
         heart = r * 4 + HEART
@@ -575,7 +509,7 @@ def _bombs(h: _Hand, out: list[Play], floor: int) -> None:
                     out.append((_with_wilds(t, wild, w), _reading(BOMB, p, n, _with_wilds(t, heart, w))))
 
 
-def _joker_bomb(h: _Hand, out: list[Play]) -> None:
+def _joker_bomb(h: Hand, out: list[Play]) -> None:
     if h.bj == 2 and h.rj == 2:
         t = (BLACK_JOKER, BLACK_JOKER, RED_JOKER, RED_JOKER)
         out.append((t, _reading(JOKER_BOMB, JOKER_BOMB_RANK, 4, t)))
