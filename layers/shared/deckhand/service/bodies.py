@@ -204,6 +204,7 @@ class RefereeAction(Body):
             "disqualify",
             "adjust",
             "artificial",
+            "reseat",
             "withdraw",
             "serve_deal",
         ],
@@ -211,7 +212,9 @@ class RefereeAction(Body):
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
             "disqualify are a match's only); adjust replaces a duplicate board's scores; artificial gives "
             "each seat of a table an artificial score for an ended board (the table is out of the board's "
-            "comparison, docs/competition.md); withdraw: the "
+            "comparison, docs/competition.md); reseat seats the player at table and seat from each table's "
+            "next board not yet begun of the round in play, swapping with whoever sat there (docs/cli.md); "
+            "withdraw: the "
             "player (a match event: the player's pair) keeps its results and is seated no more; "
             "serve_deal: the table's dealing table failed during a paced deal, the server gives out the "
             "rest of its cards and deals the rest of the match."
@@ -221,6 +224,7 @@ class RefereeAction(Body):
     round: Annotated[int | None, Field(ge=1, le=1000)] = None
     table: Annotated[str | None, Field(pattern=ID)] = None
     board: Annotated[str | None, Field(pattern=ID)] = None
+    seat: Annotated[int | None, Field(ge=0, le=3, description="reseat: the seat the player takes.")] = None
     scores: Annotated[list[Score] | None, Field(min_length=2, max_length=4)] = None
     artificial: Annotated[
         list[Annotated[Artificial, Strict(False)] | None] | None,  # the kind's name, as JSON has it
