@@ -87,15 +87,17 @@ def compare_boards(boards: Sequence[BoardResults], ranking: str = COMPETITION) -
     held: list[tuple[int, BoardResults, int, list[Result]]] = []  # boards with an artificial score
     for b in boards:
         by_seat: dict[int, list[Result]] = {}
+        marked = False  # a result with an artificial score (rare): its seat is compared last
         for r in b.results:
             if not r.ai:
+                marked = marked or r[6] is not None
                 seat_results = by_seat.get(r.seat)
                 if seat_results is None:
                     by_seat[r.seat] = [r]
                 else:
                     seat_results.append(r)
         for seat in sorted(by_seat):
-            if any(r[6] for r in by_seat[seat]):  # Result.artificial: compared once the rest is
+            if marked and any(r[6] for r in by_seat[seat]):  # Result.artificial
                 held.append((len(out), b, seat, by_seat[seat]))
                 out.append(Comparison(b.board, b.round, b.group, seat, ()))
                 continue
