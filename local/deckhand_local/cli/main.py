@@ -108,7 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
             "referee",
             'a referee action: {"kind": "warning|violation|foul|forfeit|disqualify|adjust|withdraw", '
             '"player": …, "reason": …} on stdin (a match: applied to the player\'s board in play); '
-            '{"kind": "serve_deal", "table": …, "reason": …}: the server deals where a dealing table failed',
+            '{"kind": "serve_deal", "table": …, "reason": …}: the server deals where a dealing table failed; '
+            '{"kind": "artificial", "round", "table", "board", "artificial": [average_plus|average|'
+            'average_minus|averaged, one a seat], "reason"}: a duplicate board\'s artificial scores; '
+            '{"kind": "reseat", "player", "table", "seat", "reason"}: the player sits there from the next board',
         ),
     ):
         p = event_sub.add_parser(name, help=text)

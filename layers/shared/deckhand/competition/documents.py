@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engines.registry import DUPLICATE_RULESETS as RULESETS
 from ..errors import DeckhandError
+from .artificial import Artificial
 from .grades import Change, Entrant, EventPlan
 from .standings import BoardResults, Comparison, Result, Standing
 
@@ -115,12 +116,26 @@ def parse_results(doc: Any) -> tuple[str, list[BoardResults]]:
                     score=_get(r, "score", rp, (int, float)),
                     play_time=float(play_time),
                     ai=_get(r, "ai", rp, bool, default=False),
+                    artificial=_artificial(r, rp),
                 )
             )
         if not results:
             raise DocumentError(f"{path}.results", "has no results")
         boards.append(BoardResults(board, round_no, group, tuple(results)))
     return ruleset, boards
+
+
+def _artificial(r: Any, path: str) -> Artificial | None:
+    """A referee's artificial score (``average_plus``, …) on a result, or none."""
+    kind = _get(r, "artificial", path, str, default=None, optional=True)
+    if kind is None:
+        return None
+    try:
+        return Artificial(kind)
+    except ValueError:
+        raise DocumentError(
+            f"{path}.artificial", f"unknown artificial score {kind!r}; use one of {', '.join(Artificial)}"
+        ) from None
 
 
 def results_document(ruleset: str, boards: list[BoardResults]) -> dict[str, Any]:
@@ -140,6 +155,7 @@ def results_document(ruleset: str, boards: list[BoardResults]) -> dict[str, Any]
                         "score": r.score,
                         "play_time": r.play_time,
                         **({"ai": True} if r.ai else {}),
+                        **({"artificial": r.artificial.value} if r.artificial else {}),
                     }
                     for r in b.results
                 ],
@@ -180,6 +196,7 @@ def standings_document(
                         "mp_pct": o.mp_pct,
                         "place": o.place,
                         "rank_points": o.rank_points_cents / 100,
+                        **({"artificial": o.artificial.value} if o.artificial else {}),
                     }
                     for o in c.outcomes
                 ],

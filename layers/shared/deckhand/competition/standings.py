@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 from ..engines.registry import game
 from ..engines.spec import BeatenCount
 from ..errors import DeckhandError
+from . import artificial
+from .artificial import Artificial
 from .matchpoints import COMPETITION, DENSE, places, rank_points_cents
 
 
@@ -27,6 +29,7 @@ class Result(NamedTuple):
     score: float
     play_time: float = 0.0
     ai: bool = False
+    artificial: Artificial | None = None  # a referee's artificial score: out of the comparison
 
 
 class BoardResults(NamedTuple):
@@ -40,10 +43,11 @@ class BoardResults(NamedTuple):
 
 class Outcome(NamedTuple):
     player: str
-    mp: int
+    mp: float  # whole, but for a board with an artificial score (Neuberg-scaled, 2 decimals)
     mp_pct: float
     place: int
     rank_points_cents: int
+    artificial: Artificial | None = None
 
 
 class Comparison(NamedTuple):
@@ -78,18 +82,25 @@ def compare_boards(boards: Sequence[BoardResults], ranking: str = COMPETITION) -
         raise DeckhandError(f"ranking must be competition or dense, got {ranking!r}")
     _check_boards(boards)
     dense = ranking == DENSE
-    out = []
+    out: list[Comparison] = []
     new = tuple.__new__
+    held: list[tuple[int, BoardResults, int, list[Result]]] = []  # boards with an artificial score
     for b in boards:
         by_seat: dict[int, list[Result]] = {}
+        marked = False  # a result with an artificial score (rare): its seat is compared last
         for r in b.results:
             if not r.ai:
+                marked = marked or r[6] is not None
                 seat_results = by_seat.get(r.seat)
                 if seat_results is None:
                     by_seat[r.seat] = [r]
                 else:
                     seat_results.append(r)
         for seat in sorted(by_seat):
+            if marked and any(r[6] for r in by_seat[seat]):  # Result.artificial
+                held.append((len(out), b, seat, by_seat[seat]))
+                out.append(Comparison(b.board, b.round, b.group, seat, ()))
+                continue
             results = sorted(by_seat[seat], key=_score, reverse=True)
             n = len(results)
             top = 2 * (n - 1)
@@ -106,10 +117,56 @@ def compare_boards(boards: Sequence[BoardResults], ranking: str = COMPETITION) -
                 place = run if dense else i + 1
                 points = rank_points_cents(place)
                 # Outcomes straight from tuples (no NamedTuple constructor): 120,000 of them a field.
-                outcomes += [new(Outcome, (r[0], mp, pct, place, points)) for r in results[i:j]]
+                outcomes += [new(Outcome, (r[0], mp, pct, place, points, None)) for r in results[i:j]]
                 i = j
             out.append(Comparison(b.board, b.round, b.group, seat, tuple(outcomes)))
+    if held:
+        _compare_held(out, held, dense)
     return out
+
+
+def _compare_held(
+    out: list[Comparison], held: list[tuple[int, BoardResults, int, list[Result]]], dense: bool
+) -> None:
+    """Fill in the boards with an artificial score (competition/artificial.py). ``averaged`` is the
+    seat's mean MP% over its boards of the round that were compared normally, so every other
+    comparison is done first; a board with an artificial score counts only for the tables that
+    played it (scaled)."""
+    own: dict[tuple[int, str], list[float]] = {}
+    for c in out:
+        for o in c.outcomes:
+            own.setdefault((c.round, o[0]), []).append(o[2])
+    split = [
+        (
+            [(r.player, r.score) for r in results if r.artificial is None],
+            [(r.player, r.artificial) for r in results if r.artificial is not None],
+        )
+        for _, _, _, results in held
+    ]
+    for (_, b, _, _), (played, given) in zip(held, split, strict=True):
+        # The tables that played: their shares do not depend on the artificial ones.
+        for row in artificial.compare(played, given, dense, lambda _p: Fraction(0)):
+            if row.kind is None:
+                own.setdefault((b.round, row.player), []).append(round(float(row.pct), 2))
+    for (index, b, seat, _), (played, given) in zip(held, split, strict=True):
+        rnd = b.round
+
+        def mean(player: str, rnd: int = rnd) -> Fraction:
+            return artificial.averaged(own.get((rnd, player), []))
+
+        rows = artificial.compare(played, given, dense, mean)
+        outcomes = tuple(
+            Outcome(
+                r.player,
+                round(float(r.mp), 2),
+                round(float(r.pct), 2),
+                r.place,
+                rank_points_cents(r.place),
+                r.kind,
+            )
+            for r in rows
+        )
+        out[index] = Comparison(b.board, b.round, b.group, seat, outcomes)
 
 
 _score = itemgetter(3)  # Result.score

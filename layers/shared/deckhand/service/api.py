@@ -326,13 +326,15 @@ CSV_COLUMNS = [
     "adjusted_from",
     "adjustment_reason",
     "adjusted_by",
+    "artificial",
     "deals",
 ]
 
 
 def _csv(doc: dict[str, Any]) -> str:
     """Board results for the governing platform: one row per player per board. ``score`` is the one
-    counted; a referee's adjustment shows the score played (``adjusted_from``) and why; ``deals`` on
+    counted; a referee's adjustment shows the score played (``adjusted_from``) and why, an artificial
+    score its kind (``artificial``: the score is then not compared); ``deals`` on
     every row says whether the boards came from an organiser's seed."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -353,6 +355,7 @@ def _csv(doc: dict[str, Any]) -> str:
                     r.get("adjusted_from", ""),
                     r.get("adjustment_reason", ""),
                     r.get("adjusted_by") or "",
+                    r.get("artificial", ""),
                     deals,
                 ]
             )

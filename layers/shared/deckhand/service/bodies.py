@@ -14,8 +14,9 @@ import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
 
+from ..competition.artificial import Artificial
 from ..engines.registry import RULESETS
 
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
@@ -195,10 +196,25 @@ class TablesBody(Body):
 
 class RefereeAction(Body):
     kind: Annotated[
-        Literal["warning", "violation", "foul", "forfeit", "disqualify", "adjust", "withdraw", "serve_deal"],
+        Literal[
+            "warning",
+            "violation",
+            "foul",
+            "forfeit",
+            "disqualify",
+            "adjust",
+            "artificial",
+            "reseat",
+            "withdraw",
+            "serve_deal",
+        ],
         Field(
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
-            "disqualify are a match's only); adjust replaces a duplicate board's scores; withdraw: the "
+            "disqualify are a match's only); adjust replaces a duplicate board's scores; artificial gives "
+            "each seat of a table an artificial score for an ended board (the table is out of the board's "
+            "comparison, docs/competition.md); reseat seats the player at table and seat from each table's "
+            "next board not yet begun of the round in play, swapping with whoever sat there (docs/cli.md); "
+            "withdraw: the "
             "player (a match event: the player's pair) keeps its results and is seated no more; "
             "serve_deal: the table's dealing table failed during a paced deal, the server gives out the "
             "rest of its cards and deals the rest of the match."
@@ -208,7 +224,18 @@ class RefereeAction(Body):
     round: Annotated[int | None, Field(ge=1, le=1000)] = None
     table: Annotated[str | None, Field(pattern=ID)] = None
     board: Annotated[str | None, Field(pattern=ID)] = None
+    seat: Annotated[int | None, Field(ge=0, le=3, description="reseat: the seat the player takes.")] = None
     scores: Annotated[list[Score] | None, Field(min_length=2, max_length=4)] = None
+    artificial: Annotated[
+        list[Annotated[Artificial, Strict(False)] | None] | None,  # the kind's name, as JSON has it
+        Field(
+            min_length=2,
+            max_length=4,
+            description="artificial: one kind a seat, in seat order (null for an AI seat): average_plus "
+            "(60 % of the board's top), average (50 %), average_minus (40 %), averaged (the seat's own "
+            "mean MP% over its other boards of the round).",
+        ),
+    ] = None
     reason: Annotated[Text, Field(min_length=1, max_length=500)]
 
 

@@ -3,7 +3,9 @@
 ``by`` is always the caller's verified identity (the API's, service/access.py), never the body's.
 A warning or violation names a player of the event; an adjustment replaces one table's scores of
 one board, keeps them summing as the played ones did (zero: the duplicate games score zero-sum,
-RULES.md), and keeps the played scores next to it (``was``) for every export.
+RULES.md), and keeps the played scores next to it (``was``) for every export. An artificial score
+takes one table out of one board's comparison (competition/artificial.py), marked the same way; a
+re-seat moves a player of the round in play from the next board (service/reseat.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist
 
 from ..engines.contract import Rejected
-from . import deal_takeover, match_penalties
+from . import artificial_scores, deal_takeover, match_penalties, reseat
 from .clock import now_ms
 from .events import NotFound, event_id_of
 from .keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk, team_of
@@ -53,6 +55,12 @@ def record(
                 "not_for_matches", "a match's boards are not adjusted: penalise the player instead"
             )
         _adjust(event_id, action, by)
+    elif kind == "reseat":
+        applied = reseat.reseat(event, action)
+    elif kind == "artificial":
+        if event.match is not None:
+            raise Rejected("not_for_matches", "a match's boards are not scored by matchpoints")
+        artificial_scores.give(event_id, action, by)
     elif event.match is not None:
         if not action.get("player"):
             raise Rejected("player_missing", f"a {kind} names the player")

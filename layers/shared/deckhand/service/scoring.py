@@ -11,6 +11,7 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, TransactWriteError
 
+from ..competition.artificial import Artificial
 from ..competition.documents import results_document, standings_document
 from ..competition.standings import BoardResults, Result, standings
 from . import board_store
@@ -75,10 +76,13 @@ def list_results(event_id: str, round_no: int | None = None) -> list[ResultItem]
 
 
 def board_results(results: list[ResultItem]) -> list[BoardResults]:
-    """Results in the competition core's form; adjusted scores (referee) replace the played ones."""
+    """Results in the competition core's form; adjusted scores (referee) replace the played ones, and
+    an artificial score takes the table out of the board's comparison."""
     grouped: dict[tuple[int, str, str], list[Result]] = {}
     for r in results:
-        scores = r.adjusted["scores"] if r.adjusted else r.scores
+        adjusted = r.adjusted or {}
+        scores = adjusted.get("scores") or r.scores
+        kinds = adjusted.get("artificial") or [None] * len(r.players)
         for seat, player in enumerate(r.players):
             grouped.setdefault((int(r.round), r.board, r.group), []).append(
                 Result(
@@ -88,6 +92,7 @@ def board_results(results: list[ResultItem]) -> list[BoardResults]:
                     scores[seat],
                     r.play_time[seat],
                     ai=not player,
+                    artificial=Artificial(kinds[seat]) if kinds[seat] and player else None,
                 )
             )
     return [BoardResults(b, rnd, g, tuple(rs)) for (rnd, b, g), rs in sorted(grouped.items())]
@@ -145,7 +150,7 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
 
     ``upto_round``: only rounds up to it (the API passes the last round it may show). A referee's
     adjustment is shown on its row: the score counted, ``adjusted_from`` the score played and the
-    reason; the document says whether the deals came from an organiser's seed.
+    reason (an artificial score: ``artificial`` the kind, ``score`` as played); the document says whether the deals came from an organiser's seed.
     """
     if event.match is not None:
         from .match_results import results_document as match_document
