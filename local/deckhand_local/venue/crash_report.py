@@ -7,6 +7,9 @@ from typing import Any
 
 from deckhand.service import tableboard
 from deckhand.service.events import NotFound, get_event
+from deckhand.service.keys import AUDIT_PREFIX, event_pk
+from deckhand.service.models import AuditItem
+from deckhand.service.outage import KIND
 from deckhand.service.round_boards import boards_of_round
 from deckhand.service.rounds import get_progress, get_round
 
@@ -51,6 +54,12 @@ def timed_out(event_id: str) -> int:
         items = tableboard.load_many(event_id, number, boards_of_round(event_id, number, r))
         count += sum(1 for item in items.values() for entry in item.log if entry.get("to"))
     return count
+
+
+def clocks_stopped(event_id: str) -> list[int]:
+    """The outages the restarted venue stopped the clocks for (ms each), from the event's audit."""
+    entries = AuditItem.query(event_pk(event_id), AuditItem.sk.startswith(AUDIT_PREFIX))
+    return [int(a.detail["ms"]) for a in entries if a.kind == KIND]
 
 
 def stall_report(event_id: str, round_no: int) -> str:

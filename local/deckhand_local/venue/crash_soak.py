@@ -19,7 +19,7 @@ from deckhand.engines.registry import DEFAULT, game
 from deckhand.errors import DeckhandError
 
 from ..cli.organiser import ApiClient
-from .crash_report import comparable, stall_report, timed_out
+from .crash_report import clocks_stopped, comparable, stall_report, timed_out
 from .demo_event import free_port
 from .event_setup import EventShape, make_devices, register
 from .realtime import TICK_SECONDS, RealTimeDevices
@@ -53,6 +53,7 @@ class SoakResult:
     audit: dict[str, int] = field(default_factory=dict)
     accepted: int = 0
     timeouts: int = 0  # decisions taken by their default because their time ran out
+    stopped: list[int] = field(default_factory=list)  # ms: each outage the clocks were stopped for
     results: dict[str, Any] = field(default_factory=dict)  # comparable(export): scores without play time
     stalled: str | None = None
     device_errors: list[str] = field(default_factory=list)
@@ -120,6 +121,7 @@ class CrashSoak:
                 self._play_round(number, plan[number])
             self.result.audit = audit_event(EVENT_ID, accepted=self.devices.accepted if self.devices else ())
             self.result.timeouts = timed_out(EVENT_ID)
+            self.result.stopped = clocks_stopped(EVENT_ID)
             self.result.results = comparable(
                 self._api().request("GET", f"/events/{EVENT_ID}/export?format=json")
             )
