@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from deckhand_local.venue.crash_report import differences
+from deckhand_local.venue.crash_report import after_restarts, differences
 from deckhand_local.venue.crash_soak import KINDS, CrashSoak, SoakResult
 
 
@@ -34,6 +34,14 @@ def run(work: Path, args: argparse.Namespace, kills: int) -> SoakResult:
         kinds=tuple(args.kinds.split(",")),
         stall_seconds=args.stall,
     ).run()
+
+
+def near(soak: SoakResult) -> str:
+    """How long after the venue last came back the soak's timed-out decisions ran out."""
+    since = after_restarts(soak.timed_out_at, [k.back_at for k in soak.kills])
+    if not since:
+        return ""
+    return f" (ran out {', '.join(f'{s:.0f}' for s in sorted(since))} s after a restart)"
 
 
 def stopped(outages: list[int]) -> str:
@@ -75,7 +83,7 @@ def main() -> int:
         ("devices back", f"median {statistics.median(reconnects):.1f} s, max {max(reconnects):.1f} s"),
         ("time", f"baseline {baseline.seconds:.0f} s, soak {soak.seconds:.0f} s"),
         ("accepted actions", f"baseline {baseline.accepted}, soak {soak.accepted}"),
-        ("timed-out decisions", f"baseline {baseline.timeouts}, soak {soak.timeouts}"),
+        ("timed-out decisions", f"baseline {baseline.timeouts}, soak {soak.timeouts}{near(soak)}"),
         ("clocks stopped", stopped(soak.stopped)),
         ("lost", str(a.get("lost", "-"))),
         ("applied twice", str(a.get("doubled", "-"))),

@@ -45,15 +45,27 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> int:
     return count
 
 
-def timed_out(event_id: str) -> int:
-    """Decisions the timers took (the log's timeout entries) over the whole event."""
+def timed_out(event_id: str) -> list[int]:
+    """When each decision the timers took (the log's timeout entries) ran out (ms), over the whole
+    event."""
     event = get_event(event_id)
-    count = 0
+    found: list[int] = []
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
         items = tableboard.load_many(event_id, number, boards_of_round(event_id, number, r))
-        count += sum(1 for item in items.values() for entry in item.log if entry.get("to"))
-    return count
+        found += [int(entry["at"]) for item in items.values() for entry in item.log if entry.get("to")]
+    return sorted(found)
+
+
+def after_restarts(times: list[int], restarts: list[int]) -> list[float]:
+    """For each of ``times`` (ms), the seconds since the venue last came back before it (none before
+    any restart: left out)."""
+    since: list[float] = []
+    for at in times:
+        back = [r for r in restarts if r <= at]
+        if back:
+            since.append((at - max(back)) / 1000)
+    return since
 
 
 def clocks_stopped(event_id: str) -> list[int]:
