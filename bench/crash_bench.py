@@ -4,7 +4,8 @@ ends while it is being scored) and started again on the same data; the simulated
 by themselves. Then the audit, and the results compared with a run of the same seed without kills.
 
 Run with ``make bench-crash`` (or ``python bench/crash_bench.py [--tables N] [--kills K]``). Prints:
-accepted actions lost, applied twice, replay mismatches, results equal or not. Exits non-zero on any
+accepted actions lost, applied twice, replay mismatches, the decisions that timed out in each run, the
+outages the restarted venue stopped the clocks for, results equal or not. Exits non-zero on any
 problem, and on a stall (it then says which tables and boards are stuck, in which state).
 """
 
@@ -17,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from deckhand_local.venue.crash_report import differences
+from deckhand_local.venue.crash_report import after_restarts, differences
 from deckhand_local.venue.crash_soak import KINDS, CrashSoak, SoakResult
 
 
@@ -33,6 +34,22 @@ def run(work: Path, args: argparse.Namespace, kills: int) -> SoakResult:
         kinds=tuple(args.kinds.split(",")),
         stall_seconds=args.stall,
     ).run()
+
+
+def near(soak: SoakResult) -> str:
+    """How long after the venue last came back the soak's timed-out decisions ran out."""
+    since = after_restarts(soak.timed_out_at, [k.back_at for k in soak.kills])
+    if not since:
+        return ""
+    return f" (ran out {', '.join(f'{s:.0f}' for s in sorted(since))} s after a restart)"
+
+
+def stopped(outages: list[int]) -> str:
+    """The outages the restarted venue stopped the clocks for."""
+    if not outages:
+        return "never"
+    seconds = [ms / 1000 for ms in outages]
+    return f"{len(outages)} outages, median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s"
 
 
 def main() -> int:
@@ -66,7 +83,8 @@ def main() -> int:
         ("devices back", f"median {statistics.median(reconnects):.1f} s, max {max(reconnects):.1f} s"),
         ("time", f"baseline {baseline.seconds:.0f} s, soak {soak.seconds:.0f} s"),
         ("accepted actions", f"baseline {baseline.accepted}, soak {soak.accepted}"),
-        ("timed-out decisions", f"baseline {baseline.timeouts}, soak {soak.timeouts}"),
+        ("timed-out decisions", f"baseline {baseline.timeouts}, soak {soak.timeouts}{near(soak)}"),
+        ("clocks stopped", stopped(soak.stopped)),
         ("lost", str(a.get("lost", "-"))),
         ("applied twice", str(a.get("doubled", "-"))),
         ("replay mismatches", str(a.get("replay_mismatches", "-"))),

@@ -43,6 +43,9 @@ def test_a_venue_killed_mid_round_restarts_and_the_event_completes_unchanged(tmp
     assert crashed.accepted > 0 and a["boards"] == 4
     assert (a["lost"], a["doubled"], a["replay_mismatches"], a["results_missing"]) == (0, 0, 0, 0)
     assert differences(baseline.results, crashed.results) == 0
+    # The restarted venue stopped the clocks for the outage: nobody's decision ran out meanwhile.
+    assert len(crashed.stopped) == 1 and crashed.stopped[0] > 0
+    assert baseline.stopped == [] and crashed.timeouts == baseline.timeouts == 0
 
 
 def test_a_venue_killed_mid_match_restarts_and_the_matches_complete_unchanged(tmp_path):

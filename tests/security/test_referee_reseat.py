@@ -10,7 +10,7 @@ from api_calls import BOB, EVENT, PLAYERS, call
 from api_calls import api_under_moto as api_on
 from backend import THINGS, Backend, DeviceBot, run_round
 from deckhand.engines.contract import Rejected
-from deckhand.service import keys, models, tableboard
+from deckhand.service import board_store, keys, models
 from deckhand.service.messaging import down_topic
 from deckhand.service.reseat import _check_waiting
 
@@ -38,7 +38,7 @@ def seats():
 
 
 def players(table, board):
-    return list(tableboard.load("cup", 1, table, board).players)
+    return list(board_store.load("cup", 1, table, board).players)
 
 
 def audit():
@@ -130,11 +130,11 @@ def test_nobody_plays_a_board_twice_nor_changes_hands_mid_board(cup):
     api, backend, table_a, table_b = cup
     # Table A plays board 1 to its end (board 2 begins there); table B is still on board 1.
     for _ in range(5000):
-        if tableboard.load("cup", 1, "A", "1").status == "ended":
+        if board_store.load("cup", 1, "A", "1").status == "ended":
             break
         for bot in table_a:
             bot.act()
-    assert tableboard.load("cup", 1, "A", "2").status == "playing"
+    assert board_store.load("cup", 1, "A", "2").status == "playing"
     before, board_before = seats(), boards()
     p = before["A"][0]
     code, answer = call(api, "POST", "/events/cup/referee", reseat(p, "B", 0), caller=BOB)

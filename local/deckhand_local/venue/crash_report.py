@@ -7,6 +7,9 @@ from typing import Any
 
 from deckhand.service import board_store
 from deckhand.service.events import NotFound, get_event
+from deckhand.service.keys import AUDIT_PREFIX, event_pk
+from deckhand.service.models import AuditItem
+from deckhand.service.outage import KIND
 from deckhand.service.round_boards import boards_of_round
 from deckhand.service.rounds import get_progress, get_round
 
@@ -42,15 +45,33 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> int:
     return count
 
 
-def timed_out(event_id: str) -> int:
-    """Decisions the timers took (the log's timeout entries) over the whole event."""
+def timed_out(event_id: str) -> list[int]:
+    """When each decision the timers took (the log's timeout entries) ran out (ms), over the whole
+    event."""
     event = get_event(event_id)
-    count = 0
+    found: list[int] = []
     for number in range(1, event.current_round + 1):
         r = get_round(event_id, number)
         items = board_store.load_many(event_id, number, boards_of_round(event_id, number, r))
-        count += sum(1 for item in items.values() for entry in item.log if entry.get("to"))
-    return count
+        found += [int(entry["at"]) for item in items.values() for entry in item.log if entry.get("to")]
+    return sorted(found)
+
+
+def after_restarts(times: list[int], restarts: list[int]) -> list[float]:
+    """For each of ``times`` (ms), the seconds since the venue last came back before it (none before
+    any restart: left out)."""
+    since: list[float] = []
+    for at in times:
+        back = [r for r in restarts if r <= at]
+        if back:
+            since.append((at - max(back)) / 1000)
+    return since
+
+
+def clocks_stopped(event_id: str) -> list[int]:
+    """The outages the restarted venue stopped the clocks for (ms each), from the event's audit."""
+    entries = AuditItem.query(event_pk(event_id), AuditItem.sk.startswith(AUDIT_PREFIX))
+    return [int(a.detail["ms"]) for a in entries if a.kind == KIND]
 
 
 def stall_report(event_id: str, round_no: int) -> str:

@@ -19,7 +19,7 @@ from deckhand.engines.registry import DEFAULT, game
 from deckhand.errors import DeckhandError
 
 from ..cli.organiser import ApiClient
-from .crash_report import comparable, stall_report, timed_out
+from .crash_report import clocks_stopped, comparable, stall_report, timed_out
 from .demo_event import free_port
 from .event_setup import EventShape, make_devices, register
 from .realtime import TICK_SECONDS, RealTimeDevices
@@ -44,6 +44,7 @@ class Kill:
     round: int
     restart_seconds: float  # until the restarted venue answered
     reconnect_seconds: float  # until every device was connected again
+    back_at: int = 0  # ms (wall clock): when the restarted venue answered
 
 
 @dataclass
@@ -53,6 +54,8 @@ class SoakResult:
     audit: dict[str, int] = field(default_factory=dict)
     accepted: int = 0
     timeouts: int = 0  # decisions taken by their default because their time ran out
+    timed_out_at: list[int] = field(default_factory=list)  # ms (wall clock): when each ran out
+    stopped: list[int] = field(default_factory=list)  # ms: each outage the clocks were stopped for
     results: dict[str, Any] = field(default_factory=dict)  # comparable(export): scores without play time
     stalled: str | None = None
     device_errors: list[str] = field(default_factory=list)
@@ -119,7 +122,9 @@ class CrashSoak:
             for number in range(1, self.rounds + 1):
                 self._play_round(number, plan[number])
             self.result.audit = audit_event(EVENT_ID, accepted=self.devices.accepted if self.devices else ())
-            self.result.timeouts = timed_out(EVENT_ID)
+            self.result.timed_out_at = timed_out(EVENT_ID)
+            self.result.timeouts = len(self.result.timed_out_at)
+            self.result.stopped = clocks_stopped(EVENT_ID)
             self.result.results = comparable(
                 self._api().request("GET", f"/events/{EVENT_ID}/export?format=json")
             )
@@ -260,11 +265,11 @@ class CrashSoak:
         self.venue.kill()
         connects = self.devices.connects()
         restart = self.venue.start()
-        began = time.monotonic()
+        began, back_at = time.monotonic(), int(time.time() * 1000)
         self.devices.resume()
         while not self.devices.reconnected(connects) and time.monotonic() - began < 60:
             time.sleep(0.05)
-        kill = Kill(kind, number, restart, time.monotonic() - began)
+        kill = Kill(kind, number, restart, time.monotonic() - began, back_at)
         self.result.kills.append(kill)
         self.say(
             f"  kill {len(self.result.kills)} ({kind}, round {number}): venue back in {restart:.1f} s, "

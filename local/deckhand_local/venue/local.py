@@ -34,6 +34,7 @@ from .broker import BrokerProcess
 from .credentials import SERVER, VenueCredentials
 from .database import Database
 from .dynamodb_local import DynamoDBLocal, has_shared_database, venue_access_key
+from .heartbeat import Heartbeat
 from .http_adapter import ApiServer, api_gateway_event
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .lockstep import LastSent
@@ -150,6 +151,13 @@ class Venue:
             logging.getLogger(name).setLevel(logging.ERROR)
         make_private(self.state_dir)
         self._replace_stale_venue()
+        # A venue that died is down until it runs again: the players' clocks stop meanwhile.
+        self.heartbeat = Heartbeat(self.state_dir)
+        if self.fresh:
+            self.heartbeat.forget()
+        self.heartbeat.note_restart()
+        self.heartbeat.start()
+        self._parts.append(self.heartbeat)
         self.credentials = VenueCredentials.for_state(self.state_dir)
         self._servers: dict[str, int | str | None] = {}
         self._note_server("pid", os.getpid())
@@ -187,6 +195,7 @@ class Venue:
         )
         self.sent = LastSent(MqttPublisher(self.publisher_client))
         lambda_runtime.set_runtime(Runtime(self.sent, self.invoker))
+        self._make_up_outages()  # before anything plays on: a journaled pacer, a message, the sweep
         self.invoker.start()
         self.bridge = Bridge(
             "127.0.0.1",
@@ -313,6 +322,14 @@ class Venue:
         self.running_file.unlink(missing_ok=True)
         self.servers_file.unlink(missing_ok=True)
 
+    def _make_up_outages(self) -> None:
+        """The clocks moved on by the outage the venue comes back from; a failure is logged and the
+        outage made up for on the next start (its boards not moved yet stay as they are)."""
+        try:
+            self.heartbeat.make_up()
+        except Exception:
+            log.exception("the clocks could not be stopped for the outage: done on the next start")
+
     def _sweep(self) -> None:
         while not self._stop.wait(self.sweep_seconds):
             # A failed sweep is simply retried on the next tick, as the schedule would.
@@ -344,6 +361,7 @@ class Venue:
 
     def stop(self) -> None:
         self._stop.set()
+        self.heartbeat.stop()
         self.api.stop()
         self.bridge.close()
         self.invoker.close()

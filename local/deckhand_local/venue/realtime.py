@@ -2,7 +2,9 @@
 
 Unlike the lock-step demo (lockstep.py) nothing here waits for the server: bots act when their think
 time is up, devices find a dead link and reconnect by themselves through the firmware's own
-``conn.step()``. What the devices were told was accepted (an ``ack`` for an action they sent) is
+``conn.step()``. The devices are stepped by a few threads, each its share of them: a bot waiting for
+its seat's view from the database must not hold up the other tables' devices (at 16 tables one thread
+let decisions run out on their clocks). What the devices were told was accepted (an ``ack`` for an action they sent) is
 recorded, for the audit: an acknowledged action must be in a board's log exactly once.
 """
 
@@ -16,10 +18,14 @@ from typing import Any
 from .simulated import BotHandset, SimulatedDevice
 
 TICK_SECONDS = 0.25  # a bot's think time is its style's number of ticks (simulated.BotHandset)
+THREADS = 4  # device-stepping threads
+PASS_SECONDS = 0.01  # rest between two passes over a thread's devices (a tick is 25 of them)
 
 
 class RealTimeDevices:
-    def __init__(self, devices: Sequence[SimulatedDevice], tick_seconds: float = TICK_SECONDS) -> None:
+    def __init__(
+        self, devices: Sequence[SimulatedDevice], tick_seconds: float = TICK_SECONDS, threads: int = THREADS
+    ) -> None:
         self.devices = list(devices)
         self.handsets = [d for d in self.devices if isinstance(d, BotHandset)]
         self.tick_seconds = tick_seconds
@@ -29,8 +35,14 @@ class RealTimeDevices:
         self._sent: dict[str, set[str]] = {d.thing: set() for d in self.devices}
         self._paused = threading.Event()
         self._closed = threading.Event()
-        self._stepping = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="devices", daemon=True)
+        count = max(1, min(threads, len(self.devices)))
+        self._shares = [self.devices[n::count] for n in range(count)]
+        self._stepping = [threading.Lock() for _ in self._shares]
+        self._threads = [
+            threading.Thread(target=self._run, args=(n,), name=f"devices-{n}", daemon=True)
+            for n in range(count)
+        ]
+        self._counting = threading.Lock()
         for device in self.devices:
             self._record(device)
 
@@ -54,7 +66,9 @@ class RealTimeDevices:
         conn.on_message = on_message
 
     def start(self) -> RealTimeDevices:
-        self._thread.start()
+        self._began = time.monotonic()  # the ticks of every thread count from the same moment
+        for thread in self._threads:
+            thread.start()
         return self
 
     def pause(self) -> None:
@@ -62,15 +76,17 @@ class RealTimeDevices:
         device would back off up to 30 s between reconnects; paused, it reconnects a second after
         the venue is back, so the bench measures recovery rather than back-off."""
         self._paused.set()
-        with self._stepping:
-            pass
+        for lock in self._stepping:
+            with lock:
+                pass
 
     def resume(self) -> None:
         self._paused.clear()
 
     def close(self) -> None:
         self._closed.set()
-        self._thread.join(timeout=30)
+        for thread in self._threads:
+            thread.join(timeout=30)
         for device in self.devices:
             if device.conn.client is not None:
                 device.conn.drop()
@@ -83,19 +99,20 @@ class RealTimeDevices:
         """Every device has connected again since ``before`` and is connected now."""
         return all(d.conn.connected and d.conn.connects > before[d.thing] for d in self.devices)
 
-    def _run(self) -> None:
-        began = time.monotonic()
+    def _run(self, share: int) -> None:
+        devices, stepping = self._shares[share], self._stepping[share]
         while not self._closed.is_set():
             if self._paused.is_set():
                 time.sleep(0.01)
                 continue
-            with self._stepping:
-                tick = int((time.monotonic() - began) / self.tick_seconds)
-                for device in self.devices:
+            with stepping:
+                tick = int((time.monotonic() - self._began) / self.tick_seconds)
+                for device in devices:
                     try:
                         device.step()
                         if isinstance(device, BotHandset) and device.due(tick) and device.play():
-                            self.actions += 1
+                            with self._counting:
+                                self.actions += 1
                     except Exception as exc:  # noqa: BLE001 - one device's fault must not stop the others
                         self.errors.append(f"{device.thing}: {exc!r}")
-            time.sleep(0.005)
+            time.sleep(PASS_SECONDS)

@@ -4,12 +4,17 @@ venue runs in another process (no publisher to ask): the bench is trusted, like 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from deckhand.service import board_store
 from deckhand.service.events import get_device
 
 KEPT = 4096  # views remembered (a device asks again for the view it shows)
+# A view not found (the stored board is already newer than the screen, or the database is restarting)
+# is read again no sooner than this: a newer view is on its way to the handset, and a bot asking at
+# every pass would keep the database busy for nothing.
+RETRY_SECONDS = 0.5
 
 
 class DatabaseSeatViews:
@@ -18,19 +23,28 @@ class DatabaseSeatViews:
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, str, int, int], dict[str, Any] | None] = {}
+        self._missed: dict[str, tuple[tuple[str, str, int, int], float]] = {}  # thing → key, when
         self._lock = threading.Lock()
+        self.reads = 0  # database reads made (for a bench to see how busy its bots keep it)
 
     def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None:
         key = (thing, message["b"], message["r"], message["v"])
         with self._lock:
             if key in self._kept:
                 return self._kept[key]
+            missed = self._missed.get(thing)
+            if missed is not None and missed[0] == key and time.monotonic() - missed[1] < RETRY_SECONDS:
+                return None
+            self.reads += 1
         view = self._read(thing, message)
-        if view is not None:
-            with self._lock:
-                self._kept[key] = view
-                while len(self._kept) > KEPT:
-                    del self._kept[next(iter(self._kept))]
+        with self._lock:
+            if view is None:
+                self._missed[thing] = (key, time.monotonic())
+                return None
+            self._missed.pop(thing, None)
+            self._kept[key] = view
+            while len(self._kept) > KEPT:
+                del self._kept[next(iter(self._kept))]
         return view
 
     def _read(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None:

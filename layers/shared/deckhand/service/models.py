@@ -224,6 +224,7 @@ class BoardStateItem(_Base):
     deal_ms = IntAttribute(default=0)
     deal_from = IntAttribute(default=0)
     time_up_told = BooleanAttribute(null=True)  # the match's clock ran out and the board was told so
+    stopped_for = IntAttribute(default=0)  # ms: the start of the last venue outage its clocks stopped for
     version = VersionAttribute()
 
 
@@ -249,6 +250,7 @@ class MatchItem(_Base):
     started_at = IntAttribute()  # ms: the match's clock (end by time) runs from here
     clock_ends_at = IntAttribute(default=0)  # ms: no new board after this (0 = no clock)
     result = JSONAttribute(null=True)  # {"mp": [a, b], "lp": [a, b], "kind": played|forfeit}
+    stopped_for = IntAttribute(default=0)  # ms: the start of the last venue outage its clock stopped for
     version = VersionAttribute()
 
 

@@ -16,11 +16,11 @@ from pynamodb.exceptions import TransactWriteError
 
 from ..engines.contract import Rejected
 from ..engines.registry import game
+from .board_store import load_many
 from .events import event_id_of
 from .keys import event_pk, round_sk
 from .models import BoardStateItem, EventItem, RoundItem, transaction
 from .rounds import player_names
-from .tableboard import load_many
 
 MAX_WRITES = 100  # a DynamoDB transaction's items: the boards changed and the round
 ATTEMPTS = 5  # a board that starts, or another re-seat, while this one is checked: check again
