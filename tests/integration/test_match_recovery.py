@@ -11,6 +11,9 @@ from backend import act
 from deckhand.service import board_store, events, match_formats, match_rounds, pairs, referee, rounds
 from deckhand.service.keys import event_pk, match_sk
 from deckhand.service.models import AuditItem, MatchItem, TeamItem
+from deckhand.service.outage import Outage, stop_clocks
+from deckhand.service.records import play_record
+from deckhand.service.replay_audit import audit_event
 from deckhand.service.round_boards import list_matches
 from test_backend_match import THINGS, match_event, play, prepare
 
@@ -195,3 +198,31 @@ def test_two_registrations_racing_never_put_one_player_in_two_pairs(backend, mon
     with pytest.raises(events.Conflict):
         pairs.register_pairs("league", [{"id": "B", "players": [{"id": "p1"}, {"id": "p3"}]}])
     assert [t.sk for t in real("league")] == ["TEAM#A"]
+
+
+def test_a_warned_decision_is_moved_on_by_an_outage_too(league_started):
+    """The rest of a warned decision's time (ten seconds from the warning) survives a venue's outage:
+    the warning's time is moved on like the seat's ``asked_at``, and no second warning comes."""
+    b = league_started
+    item = board_store.load("league", 1, "A", "1")
+    seat = board_store.engine_of(item)[1].pending()[0]
+    b.clock.advance(25_000)
+    b.sweep()  # warned at 25 s: the violation is due at 35 s
+    since = b.clock.ms + 5_000  # the venue's last beat: five seconds left
+    b.clock.advance(65_000)  # down for a minute
+    assert stop_clocks(Outage(since, b.clock.ms)).boards >= 1
+    assert b.sweep()["timeouts"] == 0
+    item = board_store.load("league", 1, "A", "1")
+    assert item.deadline == b.clock.ms + 5_000  # the five seconds left before the outage
+    b.clock.advance(4_900)
+    b.sweep()
+    assert [(e["s"], e["t"]) for e in board_store.load("league", 1, "A", "1").log] == [
+        (seat, "warning"),
+        (-1, "clocks_stopped"),
+    ]
+    b.clock.advance(100)
+    b.sweep()
+    item = board_store.load("league", 1, "A", "1")
+    assert [e["t"] for e in item.log][:3] == ["warning", "clocks_stopped", "pass"]
+    assert audit_event("league")["replay_mismatches"] == 0  # replay looks past the outage's entry
+    assert all(e["t"] != "clocks_stopped" for e in play_record(item))

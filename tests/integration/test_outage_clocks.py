@@ -135,3 +135,22 @@ def test_a_clean_stop_leaves_no_outage(tmp_path: Path):
     beat.start()
     beat.stop()
     assert not Heartbeat(tmp_path).note_restart()
+
+
+def test_the_clocks_stay_stopped_while_the_handsets_come_back(dealt, tmp_path: Path):
+    """A restart's grace: the clocks run again only ``grace_seconds`` after the venue is back, the time
+    its handsets take to reconnect; a redo keeps the end first fixed."""
+    backend, before = dealt
+    Heartbeat(tmp_path).beat()
+    backend.clock.advance(OUTAGE_MS)
+    restart = Heartbeat(tmp_path)
+    restart.note_restart()
+    [(outage, _)] = restart.make_up(grace_seconds=35)
+    assert outage.until == backend.clock.ms + 35_000 and outage.ms == OUTAGE_MS + 35_000
+    after = boards_in_play()
+    assert all(after[k].deadline == i.deadline + OUTAGE_MS + 35_000 for k, i in before.items())
+    limit = min(item.deadline for item in before.values()) - outage.since
+    backend.clock.advance(35_000 + limit - 1)  # back, reconnected, and not yet a clock's whole time
+    assert backend.sweep()["timeouts"] == 0
+    backend.clock.advance(1)
+    assert backend.sweep()["timeouts"] > 0

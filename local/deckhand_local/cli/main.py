@@ -10,6 +10,7 @@ from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, RULESETS, by_alias
 from deckhand.errors import DeckhandError
 
 from ..venue.database import Database
+from ..venue.restart_grace import RESTART_GRACE_SECONDS
 from . import competition, matchplay, rules
 
 
@@ -20,6 +21,16 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 3600")
     return value
 
 
@@ -194,6 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="dynamodb-local: on disk in the state folder (default); moto: in memory, gone on stop",
     )
     add_broker_option(p_venue)
+    p_venue.add_argument(
+        "--restart-grace",
+        type=non_negative_float,
+        default=RESTART_GRACE_SECONDS,
+        help="after a crash, the seconds the clocks stay stopped once the venue is back, while handsets"
+        f" reconnect (default {RESTART_GRACE_SECONDS:.0f})",
+    )
     p_venue.add_argument(
         "--bridge-workers", type=positive_int, default=4, help="device messages handled at once (default 4)"
     )

@@ -35,6 +35,7 @@ def run_venue(args: argparse.Namespace) -> int:
         api_host=args.api_host,
         tls_port=args.tls_port,
         device_host=args.device_host,
+        restart_grace=args.restart_grace,
     ).start()
     print("Deckhand venue running on 127.0.0.1 (Ctrl-C stops it)")
     print(f"  organiser API  {venue.api_url}   (token in {Path(args.state) / 'venue.json'})")

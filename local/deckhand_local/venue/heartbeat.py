@@ -84,16 +84,17 @@ class Heartbeat:
             except OSError as exc:  # a full disk: the next beat tries again
                 log.warning("heartbeat not written: %s", exc)
 
-    def make_up(self) -> list[tuple[Outage, Stopped]]:
+    def make_up(self, grace_seconds: float = 0.0) -> list[tuple[Outage, Stopped]]:
         """Stop the clocks for every outage noted and not yet made up for (the database is up, nothing
-        plays yet): each outage's end is fixed the first time, so a redo moves by the same time."""
+        plays yet), until ``grace_seconds`` from now: the players are back at their handsets only once
+        the handsets are. Each outage's end is fixed the first time, so a redo moves by the same time."""
         outages = self.outages()
         done: list[tuple[Outage, Stopped]] = []
         for entry in outages:
             if entry.get("done"):
                 continue
             if not isinstance(entry.get("until"), int):
-                entry["until"] = now_ms()
+                entry["until"] = now_ms() + round(grace_seconds * 1000)
                 self._write_outages(outages)
             outage = Outage(entry["since"], entry["until"])
             stopped = stop_clocks(outage)

@@ -43,6 +43,7 @@ from .motoserver import MotoServer
 from .organisers import PUBLIC_VIEWER
 from .processes import stop_orphan
 from .provisioning import VenueLink
+from .restart_grace import RESTART_GRACE_SECONDS
 from .state_folder import make_private, write_private
 from .tables import ensure_table
 from .venue_tls import TlsListener, venue_tls
@@ -80,6 +81,7 @@ class Venue:
         api_host: str = "127.0.0.1",
         tls_port: int | None = None,
         device_host: str = "127.0.0.1",
+        restart_grace: float = RESTART_GRACE_SECONDS,
     ) -> None:
         """``tls_port``: also serve MQTT over TLS there, on ``device_host`` (the venue's address on
         its network, for real handsets; Aedes only)."""
@@ -101,6 +103,7 @@ class Venue:
         self.api_host = api_host
         self.tls_port = tls_port
         self.device_host = device_host
+        self.restart_grace = restart_grace  # s the clocks stay stopped after a restart (heartbeat.py)
         self.tls: TlsListener | None = None
         self.token = secrets.token_urlsafe(24)
         self._stop = threading.Event()
@@ -326,7 +329,7 @@ class Venue:
         """The clocks moved on by the outage the venue comes back from; a failure is logged and the
         outage made up for on the next start (its boards not moved yet stay as they are)."""
         try:
-            self.heartbeat.make_up()
+            self.heartbeat.make_up(self.restart_grace)
         except Exception:
             log.exception("the clocks could not be stopped for the outage: done on the next start")
 

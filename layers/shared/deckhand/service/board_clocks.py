@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..engines.contract import Action, Board, DealtInSteps, Timing
 from ..engines.registry import game
+from .board_log import CLOCKS_STOPPED, NOT_ACTIONS
 from .clock import now_ms
 from .models import BoardStateItem
 
@@ -31,20 +32,29 @@ def clock_action(item: BoardStateItem, seat: int, timing: Timing) -> tuple[int, 
     warning = timing.warning
     if timing.warn_ms is None or warning is None:
         return asked + timing.limit_ms, timing.default
-    warned = warned_at(item, seat, warning.kind, asked)
+    warned = warned_at(item, seat, warning.kind)
     if warned is None:
         return asked + timing.warn_ms, warning
     # The rest of the decision's time runs from the warning (a late sweep never gives both at once).
     return warned + timing.limit_ms - timing.warn_ms, timing.default
 
 
-def warned_at(item: BoardStateItem, seat: int, kind: str, asked: int) -> int | None:
-    """When the seat's clock gave its warning since it was asked (the log, newest first), if it has."""
+def warned_at(item: BoardStateItem, seat: int, kind: str) -> int | None:
+    """When the seat's clock gave its warning in the decision it is asked now, if it has: the log
+    back to the seat's own last action (or a redeal), the warning's time moved on by every outage
+    since (``clocks_stopped``), as the seat's ``asked_at`` was."""
+    moved = 0
     for entry in reversed(item.log):
-        if entry.get("at", asked) < asked:  # a dealing table's report has no time: looked past
+        t = entry["t"]
+        if t == CLOCKS_STOPPED:
+            moved += int(entry["ms"])
+        elif t == "redeal":
             return None
-        if entry["s"] == seat and entry["t"] == kind and entry.get("to"):
-            return int(entry["at"])
+        elif entry["s"] == seat and t not in NOT_ACTIONS and "by" not in entry:  # a referee's: looked past
+            if t != kind:
+                return None  # the seat's last decision: this one began after it
+            if entry.get("to"):
+                return int(entry["at"]) + moved
     return None
 
 

@@ -14,9 +14,13 @@ from .models import BoardStateItem
 STEP = "step"
 
 
+# The board's running clocks moved on by an outage of the system (service/outage.py):
+# ``{"s": -1, "t": "clocks_stopped", "ms": moved by, "since": the outage's start, "at": when}``.
+CLOCKS_STOPPED = "clocks_stopped"
+
 # Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call, a
-# deal step (replay gives the cards out again at the same points).
-NOT_ACTIONS = ("dealt", "redeal", "call", STEP, "serve_deal")
+# deal step (replay gives the cards out again at the same points), clocks stopped for an outage.
+NOT_ACTIONS = ("dealt", "redeal", "call", STEP, "serve_deal", CLOCKS_STOPPED)
 
 
 def log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pynamodb.exceptions import DoesNotExist, PutError
 
 from . import board_store
+from .board_log import CLOCKS_STOPPED
 from .board_store import Unchanged
+from .clock import now_ms
 from .keys import ACTIVE, audit_sk, event_pk, round_sk
 from .models import ActiveItem, AuditItem, BoardStateItem, MatchItem, RoundItem
 from .round_boards import boards_of_round, list_matches
@@ -88,6 +90,8 @@ def shift_board(item: BoardStateItem, outage: Outage) -> bool:
     if item.clock_ends_at:
         item.clock_ends_at += shift
     item.stopped_for = outage.since
+    # A decision already warned is timed from its warning: the log says by how much to move it on.
+    item.log = [*item.log, {"s": -1, "t": CLOCKS_STOPPED, "ms": shift, "since": outage.since, "at": now_ms()}]
     return True
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from ..engines.common.cards import format_cards
 from ..engines.common.deal import deal_round_robin
 from ..engines.registry import Game
+from .board_log import CLOCKS_STOPPED
 from .models import BoardStateItem
 
 # What a play record keeps of a board's log entry: seat, kind, cards, value, a declared reading, the
@@ -21,7 +22,7 @@ _KEPT = ("s", "t", "c", "v", "d", "n", "by")
 # for the referee. The record is the same however often a table's devices stumbled. A game dealt in
 # steps keeps its steps (``{"s": -1, "t": "step", "n": cards out}``): a declaration was made with the
 # cards out then.
-_NOT_PLAY = ("dealt", "call")
+_NOT_PLAY = ("dealt", "call", CLOCKS_STOPPED)
 
 
 def hand_record(g: Game, order: list[int], deal_index: int = 0) -> dict[str, Any]:

@@ -10,13 +10,14 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist
 
 from . import board_log, board_store
+from .board_log import CLOCKS_STOPPED
 from .events import get_event
 from .keys import deal_sk, event_pk, result_sk
 from .models import DealItem, ResultItem
 from .round_boards import boards_of_round
 from .rounds import get_round
 
-NOT_ACTIONS_AUDITED = ("dealt", "redeal", "step", "serve_deal")
+NOT_ACTIONS_AUDITED = ("dealt", "redeal", "step", "serve_deal", CLOCKS_STOPPED)
 
 
 def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
