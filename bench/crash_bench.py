@@ -55,8 +55,10 @@ def stopped(outages: list[int]) -> str:
     return f"{len(outages)} outages, median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s"
 
 
-def outcome(comparison: Comparison) -> str:
+def outcome(comparison: Comparison | None) -> str:
     """Equal or not, and the tables of a later round seated otherwise (ties decided by play time)."""
+    if comparison is None:
+        return "not compared: a run stalled"
     if not comparison.equal:
         return f"DIFFER ({comparison.differ} scores/totals)"
     if not comparison.reseated:
@@ -91,8 +93,8 @@ def main() -> int:
     reconnects = [k.reconnect_seconds for k in soak.kills] or [0.0]
     a = soak.audit
     stalled = soak.stalled or baseline.stalled
-    comparison = compare(baseline.results, soak.results)
-    equal = not stalled and comparison.equal
+    comparison = compare(baseline.results, soak.results) if not stalled else None
+    equal = comparison is not None and comparison.equal
     rows = [
         ("event", f"{args.tables} tables, {args.rounds} rounds × {args.boards} boards, seed {args.seed!r}"),
         ("kills", f"{len(soak.kills)} ({', '.join(f'{n} {k}' for k, n in kinds.items())})"),
