@@ -6,7 +6,7 @@ the new seat plays for the player."""
 import json
 
 import pytest
-from api_calls import BOB, EVENT, PLAYERS, call
+from api_calls import BOB, EVENT, PLAYERS, audit, call
 from api_calls import api_under_moto as api_on
 from backend import THINGS, Backend, DeviceBot, run_round
 from deckhand.engines.contract import Rejected
@@ -39,12 +39,6 @@ def seats():
 
 def players(table, board):
     return list(board_store.load("cup", 1, table, board).players)
-
-
-def audit():
-    return list(
-        models.AuditItem.query(keys.event_pk("cup"), models.AuditItem.sk.startswith(keys.AUDIT_PREFIX))
-    )
 
 
 def reseat(player, table, seat, **more):
