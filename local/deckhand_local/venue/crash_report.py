@@ -3,6 +3,7 @@ compare with a run without crashes, the decisions taken by timeouts, and where a
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from deckhand.service import board_store
@@ -28,7 +29,7 @@ def comparable(export: dict[str, Any]) -> dict[str, Any]:
         pairs = sorted((s["team"], s["mp"], s["lp"]) for s in results["standings"])
         return {"scores": boards, "totals": pairs}
     scores = sorted(
-        (b["round"], b["board"], r["table"], r["seat"], r["player"], r["score"])
+        (b["round"], str(b.get("group", "1")), b["board"], r["table"], r["seat"], r["player"], r["score"])
         for b in export["results"]["boards"]
         for r in b["results"]
     )
@@ -43,6 +44,55 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> int:
         left, right = set(map(tuple, a.get(part, []))), set(map(tuple, b.get(part, [])))
         count += len(left ^ right)
     return count
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two runs of one duplicate event compared table by table. A later round is seated from the
+    standings, whose ties play time decides (wall-clock time: two runs without any crash differ in
+    it), so its tables may be seated otherwise; the devices' bots play from their cards alone, so each
+    table's scores are still compared seat by seat, whoever sits there, and the players' totals only
+    when every table was seated alike."""
+
+    differ: int  # seat scores (and seatings from the seed or from results that differed, totals) differing
+    reseated: dict[int, tuple[int, int]] = field(
+        default_factory=dict
+    )  # round: (tables seated otherwise, tables)
+
+    @property
+    def equal(self) -> bool:
+        return self.differ == 0
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
+    """``a`` and ``b`` (``comparable`` documents) table by table; a match event's, as a whole."""
+    if not a.get("scores") or len(a["scores"][0]) != 7:  # a match event: pairs stay together
+        return Comparison(differences(a, b))
+    left, right = _tables(a["scores"]), _tables(b["scores"])
+    none = ((), ())
+    differ, reseated = 0, {}
+    for number, round_no in enumerate(sorted({key[0] for key in left | right})):
+        keys = {k for k in left | right if k[0] == round_no}
+        otherwise = {k[:3] for k in keys if left.get(k, none)[0] != right.get(k, none)[0]}
+        if otherwise and (number == 0 or differ):  # seated from its seed, or from results that differed
+            differ += len(otherwise)
+        elif otherwise:
+            reseated[round_no] = (len(otherwise), len({k[:3] for k in keys}))
+        differ += sum(left.get(k, none)[1] != right.get(k, none)[1] for k in keys)
+    if not reseated:
+        differ += differences({"totals": a["totals"]}, {"totals": b["totals"]})
+    return Comparison(differ, reseated)
+
+
+def _tables(scores: list[Any]) -> dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """Each (round, group, table, board): its seats' players and their scores, in seat order."""
+    seats: dict[tuple[Any, ...], list[tuple[Any, Any, Any]]] = {}
+    for round_no, group, board, table, seat, player, score in scores:
+        seats.setdefault((round_no, group, table, board), []).append((seat, player, score))
+    return {
+        key: (tuple(p for _, p, _ in sorted(rows)), tuple(s for _, _, s in sorted(rows)))
+        for key, rows in seats.items()
+    }
 
 
 def timed_out(event_id: str) -> list[int]:
