@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from backend import THINGS, Backend, DeviceBot, FakeClock, create_table, setup_moto_env
-from deckhand.service import clock, lambda_runtime
+from deckhand.service import clock, keys, lambda_runtime, models
 from deckhand.service.messaging import RecordingPublisher
 from deckhand.service.runtime import Runtime
 from handlers import FakeContext, api_event, load_handler
@@ -92,3 +92,24 @@ def cup_dealt() -> Iterator[tuple[Any, list[DeviceBot], list[DeviceBot]]]:
         assert call(api, "POST", "/events/cup/rounds")[0] == 202
         bots = [DeviceBot(backend, t) for t in THINGS]
         yield api, bots[:4], bots[4:]
+
+
+def artificial_score(
+    kinds: list[str | None], *, board: str = "1", reason: str, table: str = "A"
+) -> dict[str, Any]:
+    """A referee's artificial scores for a table's board of round 1: one kind a seat."""
+    return {
+        "kind": "artificial",
+        "round": 1,
+        "table": table,
+        "board": board,
+        "artificial": kinds,
+        "reason": reason,
+    }
+
+
+def audit(event_id: str = "cup") -> list[models.AuditItem]:
+    """The event's audit log as stored: every referee action, in order."""
+    return list(
+        models.AuditItem.query(keys.event_pk(event_id), models.AuditItem.sk.startswith(keys.AUDIT_PREFIX))
+    )

@@ -108,7 +108,7 @@ def test_whole_event_through_the_handlers(lambdas):
     assert code == 200
     code, export = call_api(fns, "api-export-csv.json", method="GET")
     assert export.splitlines()[0] == (
-        "round,board,group,table,seat,player,score,play_time,adjusted_from,adjustment_reason,adjusted_by,artificial,deals"
+        "round,board,group,table,seat,player,score,play_time,adjusted_from,adjustment_reason,adjusted_by,artificial,not_played,deals"
     )
     assert code == 200 and all(line.endswith(",,secret") for line in export.splitlines()[1:])
     assert len(export.splitlines()) == 1 + 2 * 2 * 8

@@ -6,39 +6,14 @@ import csv
 import io
 
 import pytest
-from api_calls import ALICE, BOB, call, cup_dealt
-from backend import run_round
-from deckhand.service import keys, models
+from api_calls import ALICE, BOB, artificial_score, audit, call
 from deckhand_local.site import model
-
-
-@pytest.fixture
-def cup():
-    """Alice's cup with round 1 played through (tables A and B, boards 1 and 2), Bob its referee."""
-    with cup_dealt() as (api, table_a, table_b):
-        run_round(table_a[0].backend, table_a + table_b)
-        assert call(api, "PUT", "/events/cup/roles", {"roles": {BOB: "referee"}})[0] == 200
-        yield api
-
 
 KINDS = ["average_plus", "average_minus", "average", "averaged"]
 
 
 def give(kinds=KINDS, board="1", reason="a fouled board"):
-    return {
-        "kind": "artificial",
-        "round": 1,
-        "table": "A",
-        "board": board,
-        "artificial": kinds,
-        "reason": reason,
-    }
-
-
-def audit():
-    return list(
-        models.AuditItem.query(keys.event_pk("cup"), models.AuditItem.sk.startswith(keys.AUDIT_PREFIX))
-    )
+    return artificial_score(kinds, board=board, reason=reason)
 
 
 def rows(doc, board="1"):

@@ -6,11 +6,13 @@ the new seat plays for the player."""
 import json
 
 import pytest
-from api_calls import BOB, EVENT, PLAYERS, call
+from api_calls import BOB, EVENT, PLAYERS, audit, call
 from api_calls import api_under_moto as api_on
 from backend import THINGS, Backend, DeviceBot, run_round
 from deckhand.engines.contract import Rejected
 from deckhand.service import board_store, keys, models
+from deckhand.service import reseat as reseat_module
+from deckhand.service.events import get_event
 from deckhand.service.messaging import down_topic
 from deckhand.service.reseat import _check_waiting
 
@@ -39,12 +41,6 @@ def seats():
 
 def players(table, board):
     return list(board_store.load("cup", 1, table, board).players)
-
-
-def audit():
-    return list(
-        models.AuditItem.query(keys.event_pk("cup"), models.AuditItem.sk.startswith(keys.AUDIT_PREFIX))
-    )
 
 
 def reseat(player, table, seat, **more):
@@ -152,3 +148,48 @@ def test_boards_made_from_the_one_before_are_never_reseated_mid_round():
     with pytest.raises(Rejected) as refused:
         _check_waiting({"A": [carried]})
     assert refused.value.code == "boards_carry"
+
+
+def test_a_seat_without_a_handset_is_refused(cup):
+    api, _, _, _ = cup
+    r = models.RoundItem.get(keys.event_pk("cup"), keys.round_sk(1), consistent_read=True)
+    seating = [dict(row, devices=list(row["devices"])) for row in r.seating]
+    next(row for row in seating if row["table"] == "B")["devices"][1] = ""  # its handset was taken away
+    r.update(actions=[models.RoundItem.seating.set(seating)])
+    before, board_before = seats(), boards()
+    code, answer = call(api, "POST", "/events/cup/referee", reseat(before["A"][0], "B", 1), caller=BOB)
+    assert code == 400 and answer["code"] == "no_handset", answer
+    assert seats() == before and boards() == board_before and audit() == []
+
+
+def test_a_reseat_changing_more_boards_than_one_write_holds_is_refused(cup, monkeypatch):
+    api, _, _, _ = cup
+    monkeypatch.setattr(reseat_module, "MAX_WRITES", 4)  # the 4 boards still to begin and the round: 5
+    before, board_before = seats(), boards()
+    code, answer = call(api, "POST", "/events/cup/referee", reseat(before["A"][0], "B", 1), caller=BOB)
+    assert code == 400 and answer["code"] == "reseat_too_many_boards" and "4 boards" in str(answer)
+    assert seats() == before and boards() == board_before and audit() == []
+
+
+def test_a_reseat_that_loses_a_race_is_checked_again_and_seats_on_the_new_seating(cup, monkeypatch):
+    api, _, _, _ = cup
+    before = seats()
+    p, q, r, s = before["A"][0], before["B"][1], before["A"][2], before["A"][3]
+    real = reseat_module.transaction
+    raced = []
+
+    def racing():
+        if not raced:  # another re-seat (r and s swap) lands between this one's reads and its write
+            raced.append(True)
+            reseat_module.reseat(get_event("cup"), {"player": r, "table": "A", "seat": 3})
+        return real()
+
+    monkeypatch.setattr(reseat_module, "transaction", racing)
+    code, record = call(api, "POST", "/events/cup/referee", reseat(p, "B", 1), caller=BOB)
+    assert code == 201 and raced, record
+    assert record["from"] == {"table": "A", "seat": 0} and record["displaced"] == q
+    want = {"A": [q, before["A"][1], s, r], "B": [before["B"][0], p, *before["B"][2:]]}
+    assert seats() == want, "both re-seats kept: the retry was made on the seating the race left"
+    for b in "23":
+        assert players("A", b) == want["A"] and players("B", b) == want["B"]
+    assert players("A", "1") == before["A"] and [a.kind for a in audit()] == ["reseat"]

@@ -5,24 +5,7 @@ import csv
 import io
 
 import pytest
-from api_calls import ALICE, BOB, call, cup_dealt
-from backend import run_round
-from deckhand.service import keys, models
-
-
-@pytest.fixture
-def cup():
-    """Alice's cup with round 1 played through, and Bob its referee."""
-    with cup_dealt() as (api, table_a, table_b):
-        run_round(table_a[0].backend, table_a + table_b)
-        assert call(api, "PUT", "/events/cup/roles", {"roles": {BOB: "referee"}})[0] == 200
-        yield api
-
-
-def audit():
-    return list(
-        models.AuditItem.query(keys.event_pk("cup"), models.AuditItem.sk.startswith(keys.AUDIT_PREFIX))
-    )
+from api_calls import ALICE, BOB, audit, call
 
 
 def played(api, table="A", board="1"):

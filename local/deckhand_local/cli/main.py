@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
             '"player": …, "reason": …} on stdin (a match: applied to the player\'s board in play); '
             '{"kind": "serve_deal", "table": …, "reason": …}: the server deals where a dealing table failed; '
             '{"kind": "artificial", "round", "table", "board", "artificial": [average_plus|average|'
-            'average_minus|averaged, one a seat], "reason"}: a duplicate board\'s artificial scores; '
+            'average_minus|averaged, one a seat], "reason"}: a duplicate board\'s artificial scores (a board '
+            "the table has not ended is ended unplayed, and the table goes on); "
             '{"kind": "reseat", "player", "table", "seat", "reason"}: the player sits there from the next board',
         ),
     ):

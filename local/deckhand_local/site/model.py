@@ -361,6 +361,8 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
             adjusted = f"was {r['adjusted_from']}{by}" if "adjusted_from" in r else ""
             if r.get("artificial"):  # the score is not compared: the seat's share was given
                 adjusted = f"artificial {str(r['artificial']).replace('_', ' ')}, {adjusted}"
+            if r.get("not_played"):  # the referee ended the board: the table could not play it
+                adjusted = f"not played, {adjusted}"
             rows.append(TravellerRow(table, seat, player, names.get(player, player), r.get("score"),
                                      c.get("mp", ""), c.get("mp_pct", ""), c.get("rank_points", ""), adjusted))  # fmt: skip
             opponents = [names.get(str(o.get("player")), str(o.get("player"))) for o in by_table[table]

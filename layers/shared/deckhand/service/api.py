@@ -327,6 +327,7 @@ CSV_COLUMNS = [
     "adjustment_reason",
     "adjusted_by",
     "artificial",
+    "not_played",
     "deals",
 ]
 
@@ -334,8 +335,8 @@ CSV_COLUMNS = [
 def _csv(doc: dict[str, Any]) -> str:
     """Board results for the governing platform: one row per player per board. ``score`` is the one
     counted; a referee's adjustment shows the score played (``adjusted_from``) and why, an artificial
-    score its kind (``artificial``: the score is then not compared); ``deals`` on
-    every row says whether the boards came from an organiser's seed."""
+    score its kind (``artificial``: the score is then not compared), a board the table could not
+    play ``not_played``; ``deals`` on every row says whether the boards came from an organiser's seed."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -356,6 +357,7 @@ def _csv(doc: dict[str, Any]) -> str:
                     r.get("adjustment_reason", ""),
                     r.get("adjusted_by") or "",
                     r.get("artificial", ""),
+                    "true" if r.get("not_played") else "",
                     deals,
                 ]
             )

@@ -18,9 +18,14 @@ STEP = "step"
 # ``{"s": -1, "t": "clocks_stopped", "ms": moved by, "since": the outage's start, "at": when}``.
 CLOCKS_STOPPED = "clocks_stopped"
 
+# A board the table could not play, ended by the referee (service/unplayed_boards.py), its last entry:
+# ``{"s": -1, "t": "unplayed", "by": the referee, "at": when}``; its result is marked ``not_played``.
+UNPLAYED = "unplayed"
+
 # Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call, a
-# deal step (replay gives the cards out again at the same points), clocks stopped for an outage.
-NOT_ACTIONS = ("dealt", "redeal", "call", STEP, "serve_deal", CLOCKS_STOPPED)
+# deal step (replay gives the cards out again at the same points), clocks stopped for an outage, a
+# board ended unplayed.
+NOT_ACTIONS = ("dealt", "redeal", "call", STEP, "serve_deal", CLOCKS_STOPPED, UNPLAYED)
 
 
 def log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]:
@@ -37,6 +42,12 @@ def log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]
     if msg:
         entry["m"] = msg  # with the seat: the sender (a thing has one seat), for de-duplication
     return entry
+
+
+def ended_unplayed(item: BoardStateItem) -> bool:
+    """The referee ended this board unplayed: the engine's board never finished, so its result is
+    the one for nothing played (scoring.py), not the engine's."""
+    return item.status == "ended" and any(entry["t"] == UNPLAYED for entry in item.log)
 
 
 def seat_of(item: BoardStateItem, thing: str) -> int | None:

@@ -10,6 +10,7 @@ from pynamodb.exceptions import DoesNotExist
 from ..engines.common.cards import format_cards
 from ..engines.registry import game
 from . import board_store, board_views, outgoing, tableboard
+from .board_log import ended_unplayed
 from .board_store import Unchanged
 from .keys import deal_sk, event_pk
 from .messaging import down_topic
@@ -44,7 +45,7 @@ def start_board(
         send_deal_order(rt, item)
         if item.deal_from and item.deal_ms:
             rt.invoke(PACE, pace_request(item))  # the server gives this board's cards out (pacing.py)
-    if started or resend:
+    if (started or resend) and not ended_unplayed(item):  # ended unplayed: its next one began with it
         after_change(rt, item)
     return started
 

@@ -9,9 +9,13 @@ from ..engines.contract import Board
 from ..engines.registry import game
 from . import outgoing
 from .board_clocks import time_left
+from .board_log import ended_unplayed
 from .board_store import engine_of
 from .messaging import Publisher, down_topic
 from .models import BoardStateItem
+
+# What the handsets of a board the referee ended unplayed (service/unplayed_boards.py) show of it.
+NOT_PLAYED = "board not played: ended by the referee"
 
 
 def view_message(item: BoardStateItem, seat: int, board: Board | None = None) -> dict[str, Any]:
@@ -54,6 +58,9 @@ def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | N
     note = getattr(publisher, "note_seat_view", None)
     for seat, thing in enumerate(item.devices):
         if thing and item.players[seat] and (only_seat is None or seat == only_seat):
+            if ended_unplayed(item):  # the referee ended it: nothing more to see or do on it
+                publisher.publish(down_topic(thing), outgoing.stopped(item.board, NOT_PLAYED))
+                continue
             if board is None:
                 _, board = engine_of(item)
             message = view_message(item, seat, board)

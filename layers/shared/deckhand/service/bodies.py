@@ -211,8 +211,9 @@ class RefereeAction(Body):
         Field(
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
             "disqualify are a match's only); adjust replaces a duplicate board's scores; artificial gives "
-            "each seat of a table an artificial score for an ended board (the table is out of the board's "
-            "comparison, docs/competition.md); reseat seats the player at table and seat from each table's "
+            "each seat of a table an artificial score for a board (the table is out of the board's "
+            "comparison, docs/competition.md); a board the table has not ended (never begun, or stuck) is "
+            "ended unplayed first and the table goes on to its next board; reseat seats the player at table and seat from each table's "
             "next board not yet begun of the round in play, swapping with whoever sat there (docs/cli.md); "
             "withdraw: the "
             "player (a match event: the player's pair) keeps its results and is seated no more; "

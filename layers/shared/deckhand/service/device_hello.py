@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board_progress, board_store, board_views, outgoing
+from .board_log import ended_unplayed
 from .device_messages import DEALER
 from .messaging import down_topic
 from .models import BoardStateItem
@@ -47,14 +48,14 @@ def _where_the_table_is(
     items: list[BoardStateItem],
 ) -> tuple[BoardStateItem | None, BoardStateItem | None]:
     """(the board to show: in play, stopped, or the last ended; the ended board whose next one a
-    crash left waiting, if any). Boards are in the round's order; waiting ones are never shown."""
-    shown = None
+    crash left waiting, if any). Boards are in the round's order; waiting ones are never shown, nor
+    one the referee ended unplayed (the table never played it: its hands stay hidden)."""
+    shown = last = None
     for item in items:
         if item.status in ("playing", "stopped"):
             return item, None
         if item.status == "waiting":
-            if shown is not None and shown.status == "ended":
-                return shown, shown
-            return shown, None
-        shown = item
+            return shown, last
+        last = item  # ended
+        shown = shown if ended_unplayed(item) else item
     return shown, None

@@ -12,17 +12,18 @@ from typing import Any
 from ..engines.common.cards import format_cards
 from ..engines.common.deal import deal_round_robin
 from ..engines.registry import Game
-from .board_log import CLOCKS_STOPPED
+from .board_log import CLOCKS_STOPPED, UNPLAYED
 from .models import BoardStateItem
 
 # What a play record keeps of a board's log entry: seat, kind, cards, value, a declared reading, the
 # deal number of a redeal, who applied a penalty — never the wall-clock time of the press.
 _KEPT = ("s", "t", "c", "v", "d", "n", "by")
 # Log entries that are not the play: the dealing table's reports (a misread and its re-read) and calls
-# for the referee. The record is the same however often a table's devices stumbled. A game dealt in
+# for the referee, and the referee's end of a board not played (the result says ``not_played``). The
+# record is the same however often a table's devices stumbled. A game dealt in
 # steps keeps its steps (``{"s": -1, "t": "step", "n": cards out}``): a declaration was made with the
 # cards out then.
-_NOT_PLAY = ("dealt", "call", CLOCKS_STOPPED)
+_NOT_PLAY = ("dealt", "call", CLOCKS_STOPPED, UNPLAYED)
 
 
 def hand_record(g: Game, order: list[int], deal_index: int = 0) -> dict[str, Any]:

@@ -60,7 +60,8 @@ def record(
     elif kind == "artificial":
         if event.match is not None:
             raise Rejected("not_for_matches", "a match's boards are not scored by matchpoints")
-        artificial_scores.give(event_id, action, by)
+        assert rt is not None, "an artificial score may end a board: the runtime begins the next one"
+        artificial_scores.give(rt, event_id, action, by)
     elif event.match is not None:
         if not action.get("player"):
             raise Rejected("player_missing", f"a {kind} names the player")
@@ -120,6 +121,11 @@ def _adjust(event_id: str, action: dict[str, Any], by: str) -> None:
         raise NotFound(
             f"no result for round {action['round']} table {action['table']} board {action['board']}"
         ) from None
+    if result.detail.get("not_played"):
+        raise Rejected(
+            "not_played",
+            f"table {action['table']} did not play board {action['board']}: it takes artificial scores only",
+        )
     scores = action["scores"]
     if len(scores) != len(result.players):
         raise Rejected("adjustment_seats", f"scores must have {len(result.players)} entries, one a seat")

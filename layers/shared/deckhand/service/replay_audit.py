@@ -10,14 +10,14 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist
 
 from . import board_log, board_store
-from .board_log import CLOCKS_STOPPED
+from .board_log import CLOCKS_STOPPED, UNPLAYED, ended_unplayed
 from .events import get_event
 from .keys import deal_sk, event_pk, result_sk
 from .models import DealItem, ResultItem
 from .round_boards import boards_of_round
 from .rounds import get_round
 
-NOT_ACTIONS_AUDITED = ("dealt", "redeal", "step", "serve_deal", CLOCKS_STOPPED)
+NOT_ACTIONS_AUDITED = ("dealt", "redeal", "step", "serve_deal", CLOCKS_STOPPED, UNPLAYED)
 
 
 def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
@@ -65,7 +65,9 @@ def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict
                 except DoesNotExist:
                     counts["results_missing"] += 1
                     continue
-                if stored.scores != replayed.result()["scores"]:
+                # A board ended unplayed by the referee scores nothing (scoring.store_result).
+                expected = [0] * len(item.players) if ended_unplayed(item) else replayed.result()["scores"]
+                if stored.scores != expected:
                     counts["replay_mismatches"] += 1
     counts["lost"] = len(set(accepted) - logged)
     return counts

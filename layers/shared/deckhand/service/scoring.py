@@ -15,6 +15,7 @@ from ..competition.artificial import Artificial
 from ..competition.documents import results_document, standings_document
 from ..competition.standings import BoardResults, Result, standings
 from . import board_store
+from .board_log import ended_unplayed
 from .clock import now_ms
 from .disclosure import deals_from
 from .events import Conflict, get_event, list_players
@@ -31,7 +32,16 @@ from .keys import (
     standings_sk,
 )
 from .messaging import event_topic
-from .models import ActiveItem, EventItem, ProgressItem, ResultItem, RoundItem, StandingsItem, transaction
+from .models import (
+    ActiveItem,
+    BoardStateItem,
+    EventItem,
+    ProgressItem,
+    ResultItem,
+    RoundItem,
+    StandingsItem,
+    transaction,
+)
 from .records import add_duplicate_records
 from .runtime import Runtime
 
@@ -43,7 +53,20 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
     item = board_store.load(event_id, round_no, table, board)
     if item is None or item.status != "ended":
         return False
-    result = board_store.result_of(item)
+    recorded = store_result(item)
+    maybe_finish_round(rt, event_id, round_no)
+    return recorded
+
+
+def store_result(item: BoardStateItem, adjusted: dict[str, Any] | None = None) -> bool:
+    """The result of an ended board, with the round's counter in one transaction: written once however
+    often this runs. A board ended unplayed (service/unplayed_boards.py) scores nothing, marked
+    ``not_played``; ``adjusted``: the referee's adjustment it is written with. True if written now."""
+    event_id, round_no, table, board = item.event_id, item.round, item.table, item.board
+    if ended_unplayed(item):
+        result: dict[str, Any] = {"scores": [0] * len(item.players), "not_played": True}
+    else:
+        result = board_store.result_of(item)
     result_item = ResultItem(
         event_pk(event_id),
         result_sk(round_no, table, board),
@@ -55,6 +78,7 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
         scores=result["scores"],
         play_time=[ms / 1000 for ms in item.play_ms],
         detail=result,
+        adjusted=adjusted,
     )
     progress = ProgressItem(event_pk(event_id), progress_sk(round_no))
     try:
@@ -63,11 +87,8 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
             if not item.in_match:  # a match counts once, with the board that ended it (match_boards.py)
                 tx.update(progress, actions=[ProgressItem.boards_done.add(1)])
     except TransactWriteError:
-        recorded = False
-    else:
-        recorded = True
-    maybe_finish_round(rt, event_id, round_no)
-    return recorded
+        return False
+    return True
 
 
 def list_results(event_id: str, round_no: int | None = None) -> list[ResultItem]:
@@ -150,7 +171,8 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
 
     ``upto_round``: only rounds up to it (the API passes the last round it may show). A referee's
     adjustment is shown on its row: the score counted, ``adjusted_from`` the score played and the
-    reason (an artificial score: ``artificial`` the kind, ``score`` as played); the document says whether the deals came from an organiser's seed.
+    reason (an artificial score: ``artificial`` the kind, ``score`` as played; a board the table could
+    not play: ``not_played``); the document says whether the deals came from an organiser's seed.
     """
     if event.match is not None:
         from .match_results import results_document as match_document
@@ -160,8 +182,11 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
     results = [r for r in list_results(event_id) if upto_round is None or r.round <= upto_round]
     doc = results_document(event.ruleset, board_results(results))
     adjusted = {(int(r.round), r.board, r.table): r.adjusted for r in results if r.adjusted}
+    unplayed = {(int(r.round), r.board, r.table) for r in results if r.detail.get("not_played")}
     for b in doc["boards"]:
         for row in b["results"]:
+            if (b["round"], b["board"], row["table"]) in unplayed:
+                row["not_played"] = True
             adjustment = adjusted.get((b["round"], b["board"], row["table"]))
             if adjustment:
                 row["adjusted_from"] = adjustment["was"][row["seat"]]
