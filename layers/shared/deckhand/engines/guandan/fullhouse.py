@@ -138,8 +138,8 @@ def full_houses(h: Hand, out: Plays, above: int) -> None:
                     read_runs.append(starmap(add, product(t_read, read[b:])))
         if phys_runs:
             reads = chain.from_iterable(read_runs)
-            readings = map(_new, types, zip(kinds, repeat(power[t]), fives, reads, strict=False))
-            extend(zip(chain.from_iterable(phys_runs), readings, strict=True))
+            readings = map(_new, types, zip(kinds, repeat(power[t]), fives, reads))
+            extend(zip(chain.from_iterable(phys_runs), readings))
         if wilds == 2:
             _free_pairs(h, t, out)
 
@@ -167,8 +167,8 @@ def _natural(h: Hand, out: Plays, above: int) -> None:
             *starmap(add, product(pairs[: start[t]], triples)),
             *starmap(add, product(triples, pairs[start[t + 1] :])),
         ]
-        readings = map(_new, types, zip(kinds, repeat(power[t]), fives, cards, strict=False))
-        out.extend(zip(cards, readings, strict=True))
+        readings = map(_new, types, zip(kinds, repeat(power[t]), fives, cards))
+        out.extend(zip(cards, readings))
 
 
 def _free_pairs(h: Hand, t: int, out: Plays) -> None:
