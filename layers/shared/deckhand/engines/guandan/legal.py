@@ -286,7 +286,7 @@ def _straights(h: Hand, out: list[Play], above: int) -> None:
                 for s in range(4):
                     if flush >> s & 1:
                         reads.remove(_FLUSH_RUNS[n][s])
-            extend(zip(reads, map(_new, types, zip(kinds, tops, fives, reads))))
+            extend(zip(reads, starmap(_new, zip(types, zip(kinds, tops, fives, reads)))))
         if not wilds:
             continue
         ext = [*lists, *([r * 4 + HEART] for r in slots), [wild], below, over]
@@ -312,7 +312,7 @@ def _straights(h: Hand, out: list[Play], above: int) -> None:
         extend(
             zip(
                 chain.from_iterable(phys_runs),
-                map(_new, types, zip(kinds, tops, fives, chain.from_iterable(read_runs))),
+                starmap(_new, zip(types, zip(kinds, tops, fives, chain.from_iterable(read_runs)))),
             )
         )
 
@@ -414,7 +414,7 @@ def _chains(
             if width == 2:
                 blocks = [list(starmap(add, product(blocks[0], blocks[1]))), blocks[2]]
             cards = list(starmap(add, product(*blocks)))
-            readings = map(_new, types, zip(repeat(kind), repeat(top), repeat(size), cards))
+            readings = starmap(_new, zip(types, zip(repeat(kind), repeat(top), repeat(size), cards)))
             extend(zip(cards, readings))
             continue
         runs = []
