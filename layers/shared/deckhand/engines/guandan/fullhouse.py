@@ -17,7 +17,7 @@ from itertools import chain, product, repeat, starmap
 from operator import add
 
 from ..common.cards import BLACK_JOKER, RED_JOKER
-from .blocks import Group, Hand, groups, with_wilds
+from .blocks import Cards, Group, Hand, groups, with_wilds
 from .combos import HEART, Combo, Reading, free_pair_rank
 
 FULL_HOUSE = Combo.FULL_HOUSE
@@ -41,8 +41,9 @@ class _Pairs:
             n = counts[r]
             # A block needs a natural and at most ``wilds`` wilds: short ranks settled from counts.
             found.append(groups(own[r], 2) if n and n + wilds >= 2 else _NO_GROUPS)
-        self.nat: list[list[tuple[int, ...]]] = []
-        self.read: list[list[tuple[int, ...]]] = []
+        # Tuples, so a slice of one goes into a ``product`` without being copied again.
+        self.nat: list[Cards] = []
+        self.read: list[Cards] = []
         self.start: list[list[int]] = []
         for pw in range(min(wilds, 1) + 1):
             nat: list[tuple[int, ...]] = []
@@ -62,12 +63,12 @@ class _Pairs:
             else:
                 start += [len(nat), len(nat)]
             start.append(len(nat))
-            self.nat.append(nat)
-            self.read.append(read)
+            self.nat.append(tuple(nat))
+            self.read.append(tuple(read))
             self.start.append(start)
-        self.ins: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+        self.ins: dict[tuple[int, int], Cards] = {}
 
-    def inserted(self, pw: int, w: int) -> list[tuple[int, ...]]:
+    def inserted(self, pw: int, w: int) -> Cards:
         """The blocks using ``pw`` wilds, each with ``w`` wilds sorted in: after the blocks of the ranks
         below the level, among the level rank's own cards, before the blocks above (jokers included)."""
         got = self.ins.get((pw, w))
@@ -75,9 +76,11 @@ class _Pairs:
             nat, start, level = self.nat[pw], self.start[pw], self.level
             ws = (self.wild,) * w
             a, b = start[level], start[level + 1]
-            got = [block + ws for block in nat[:a]]
-            got.extend(with_wilds(nat[a:b], level, level, ws))
-            got.extend([ws + block for block in nat[b:]])
+            got = (
+                *[block + ws for block in nat[:a]],
+                *with_wilds(nat[a:b], level, level, ws),
+                *[ws + block for block in nat[b:]],
+            )
             self.ins[(pw, w)] = got
         return got
 
@@ -138,8 +141,8 @@ def full_houses(h: Hand, out: Plays, above: int) -> None:
                     read_runs.append(starmap(add, product(t_read, read[b:])))
         if phys_runs:
             reads = chain.from_iterable(read_runs)
-            readings = map(_new, types, zip(kinds, repeat(power[t]), fives, reads, strict=False))
-            extend(zip(chain.from_iterable(phys_runs), readings, strict=True))
+            readings = starmap(_new, zip(types, zip(kinds, repeat(power[t]), fives, reads)))
+            extend(zip(chain.from_iterable(phys_runs), readings))
         if wilds == 2:
             _free_pairs(h, t, out)
 
@@ -167,8 +170,8 @@ def _natural(h: Hand, out: Plays, above: int) -> None:
             *starmap(add, product(pairs[: start[t]], triples)),
             *starmap(add, product(triples, pairs[start[t + 1] :])),
         ]
-        readings = map(_new, types, zip(kinds, repeat(power[t]), fives, cards, strict=False))
-        out.extend(zip(cards, readings, strict=True))
+        readings = starmap(_new, zip(types, zip(kinds, repeat(power[t]), fives, cards)))
+        out.extend(zip(cards, readings))
 
 
 def _free_pairs(h: Hand, t: int, out: Plays) -> None:

@@ -18,7 +18,7 @@ from itertools import chain, combinations, product, repeat, starmap
 from operator import add, itemgetter
 
 from ..common.cards import BLACK_JOKER, RED_JOKER
-from .blocks import Hand, Part, placed
+from .blocks import Hand, Part, groups, placed, with_wilds
 from .combos import (
     BLACK_JOKER_RANK,
     HEART,
@@ -42,6 +42,10 @@ _new = tuple.__new__
 SINGLE, PAIR, TRIPLE, FULL_HOUSE = Combo.SINGLE, Combo.PAIR, Combo.TRIPLE, Combo.FULL_HOUSE
 STRAIGHT, PAIR_STRAIGHT, TRIPLE_STRAIGHT = Combo.STRAIGHT, Combo.PAIR_STRAIGHT, Combo.TRIPLE_STRAIGHT
 BOMB, STRAIGHT_FLUSH, JOKER_BOMB = Combo.BOMB, Combo.STRAIGHT_FLUSH, Combo.JOKER_BOMB
+
+
+# _WILDS[w][card]: ``w`` copies of ``card`` (the wild, or a rank's heart it reads as), made once.
+_WILDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple((c,) * w for c in range(52)) for w in range(3))
 
 
 def _reading(kind: Combo, rank: int, size: int, cards: tuple[int, ...]) -> Reading:
@@ -159,34 +163,26 @@ def _pairs(h: Hand, out: list[Play], above: int) -> None:
             out.append((t, _new(Reading, (PAIR, p, 2, t))))
 
 
-def _with_wilds(part: tuple[int, ...], wild: int, w: int) -> tuple[int, ...]:
-    """``part`` (sorted) with ``w`` copies of ``wild`` in their sorted place."""
-    if not w:
-        return part
-    at = bisect_left(part, wild)
-    return part[:at] + (wild,) * w + part[at:]
-
-
 def _triples(h: Hand, out: list[Play], above: int) -> None:
-    power, wild, wilds, counts = h.power, h.wild, h.wilds, h.counts
+    power, wild, wilds, counts, level = h.power, h.wild, h.wilds, h.counts, h.level
     append = out.append
     for r in range(13):
         p = power[r]
         n = counts[r]
         if p <= above or n + wilds < 3 or not n:
             continue
-        subs = h.subs[r]
         if not wilds:
-            for t in subs[3]:
+            for t in h.subs[r][3]:
                 append((t, _new(Reading, (TRIPLE, p, 3, t))))
             continue
-        heart = r * 4 + HEART
-        for k in (3, 2, 1):
-            w = 3 - k
-            if w > wilds or k > n:
-                continue
-            for t in subs[k]:
-                append((_with_wilds(t, wild, w), _new(Reading, (TRIPLE, p, 3, _with_wilds(t, heart, w)))))
+        # A rank's blocks by the wilds they use (cached): naturals and read cards, in sub-multiset order.
+        by_wilds = groups(h.own[r], 3)
+        for w in range(wilds + 1):
+            nat, read = by_wilds[w]
+            if nat:
+                phys = with_wilds(nat, r, level, _WILDS[w][wild]) if w else nat
+                for t, rd in zip(phys, read):
+                    append((t, _new(Reading, (TRIPLE, p, 3, rd))))
 
 
 # Straights by precomputed plans. Per run, the lists a product draws from are kept in one list
@@ -253,6 +249,7 @@ def _straight_plans(level: int) -> tuple[_Run, ...]:
 
 
 _STRAIGHT_PLANS = tuple(_straight_plans(level) for level in range(13))
+_SPREAD = tuple(sum(1 << 4 * s for s in range(4) if m >> s & 1) for m in range(16))
 _FLUSH_RUNS = tuple(
     tuple(tuple(r * 4 + s for r in win.sorted_ranks) for s in range(4)) for win in STRAIGHT_WINDOWS
 )
@@ -289,7 +286,7 @@ def _straights(h: Hand, out: list[Play], above: int) -> None:
                 for s in range(4):
                     if flush >> s & 1:
                         reads.remove(_FLUSH_RUNS[n][s])
-            extend(zip(reads, map(_new, types, zip(kinds, tops, fives, reads, strict=False)), strict=True))
+            extend(zip(reads, starmap(_new, zip(types, zip(kinds, tops, fives, reads)))))
         if not wilds:
             continue
         ext = [*lists, *([r * 4 + HEART] for r in slots), [wild], below, over]
@@ -315,8 +312,7 @@ def _straights(h: Hand, out: list[Play], above: int) -> None:
         extend(
             zip(
                 chain.from_iterable(phys_runs),
-                map(_new, types, zip(kinds, tops, fives, chain.from_iterable(read_runs), strict=False)),
-                strict=True,
+                starmap(_new, zip(types, zip(kinds, tops, fives, chain.from_iterable(read_runs)))),
             )
         )
 
@@ -336,42 +332,40 @@ def _straight_flushes(h: Hand, out: list[Play], above: int) -> None:
                         cards = _FLUSH_RUNS[n][s]
                         out.append((cards, _new(Reading, (STRAIGHT_FLUSH, top, 5, cards))))
         return
-    by_suit = [0, 0, 0, 0]
-    for r in range(13):
-        for c in h.cards[r]:
-            by_suit[c & 3] |= 1 << r
-    for n, win in enumerate(STRAIGHT_WINDOWS):
-        if win.top <= above:
-            continue
+    # Each rank's suits spread into four 4-bit counters, so a run's five sums count its cards per suit.
+    spread = [_SPREAD[m] for m in suits]
+    enough = 0x4444 if wilds == 1 else 0  # with one wild a suit needs 4 of the 5 ranks (bit 2 set)
+    for n, (top, ranks, _, (a, b, c, d, e)) in enumerate(STRAIGHT_WINDOWS):
+        tot = spread[a] + spread[b] + spread[c] + spread[d] + spread[e]
+        if not (tot & enough if enough else (tot & 0x4444) | (tot >> 1 & tot & 0x1111)) or top <= above:
+            continue  # no suit holds 5 − wilds ranks of the run
         for s in range(4):
-            held = by_suit[s]
-            gaps = (win.mask & ~held).bit_count()
+            gaps = 5 - (tot >> 4 * s & 15)
             if gaps > wilds:
                 continue
-            nat = [r * 4 + s for r in win.ranks if held >> r & 1]
-            # Each natural card may also be left to a wild when wilds remain.
-            _flush_choices(nat, win.top, _FLUSH_RUNS[n][s], wild, wilds - gaps, gaps, out)
+            nat = [r * 4 + s for r in ranks if suits[r] >> s & 1]
+            # Every play of a run and suit reads the same, so they share one Reading.
+            reading = _new(Reading, (STRAIGHT_FLUSH, top, 5, _FLUSH_RUNS[n][s]))
+            if gaps == wilds:  # no wild to spare: the one play
+                out.append((tuple(sorted(nat + [*_WILDS[gaps][wild]])), reading))
+            else:  # each natural card may also be left to a wild
+                _flush_choices(nat, reading, wild, wilds - gaps, gaps, out)
 
 
 def _flush_choices(
-    nat: list[int], top: int, read: tuple[int, ...], wild: int, spare: int, used: int, out: list[Play]
+    nat: list[int], reading: Reading, wild: int, spare: int, used: int, out: list[Play]
 ) -> None:
-    out.append((tuple(sorted([*nat, *([wild] * used)])), _reading(STRAIGHT_FLUSH, top, 5, read)))
+    append = out.append
+    append((tuple(sorted([*nat, *_WILDS[used][wild]])), reading))
     if spare >= 1:
+        more = _WILDS[used + 1][wild]
         for i in range(len(nat)):
             rest = nat[:i] + nat[i + 1 :]
-            out.append(
-                (tuple(sorted([*rest, *([wild] * (used + 1))])), _reading(STRAIGHT_FLUSH, top, 5, read))
-            )
+            append((tuple(sorted(rest + [*more])), reading))
             if spare >= 2:
+                most = [*_WILDS[used + 2][wild]]
                 for j in range(i + 1, len(nat)):
-                    rest2 = nat[:i] + nat[i + 1 : j] + nat[j + 1 :]
-                    out.append(
-                        (
-                            tuple(sorted([*rest2, *([wild] * (used + 2))])),
-                            _reading(STRAIGHT_FLUSH, top, 5, read),
-                        )
-                    )
+                    append((tuple(sorted(nat[:i] + nat[i + 1 : j] + nat[j + 1 :] + most)), reading))
 
 
 def _make_insert(n: int, w: int, pos: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
@@ -420,8 +414,8 @@ def _chains(
             if width == 2:
                 blocks = [list(starmap(add, product(blocks[0], blocks[1]))), blocks[2]]
             cards = list(starmap(add, product(*blocks)))
-            readings = map(_new, types, zip(repeat(kind), repeat(top), repeat(size), cards, strict=False))
-            extend(zip(cards, readings, strict=True))
+            readings = starmap(_new, zip(types, zip(repeat(kind), repeat(top), repeat(size), cards)))
+            extend(zip(cards, readings))
             continue
         runs = []
         for r in win.sorted_ranks:
@@ -492,21 +486,37 @@ def _three_blocks(
 
 
 def _bombs(h: Hand, out: list[Play], floor: int) -> None:
-    """Four to ten of a rank (§4), wilds included; only those above ``floor`` (a bomb power)."""
-    power, wild, wilds, counts = h.power, h.wild, h.wilds, h.counts
+    """Four to ten of a rank (§4), wilds included; only those above ``floor`` (a bomb power,
+    :func:`.combos.bomb_power`: (size × 2 + (size > 5)) × 1000 + rank)."""
+    power, wild, wilds, counts, level = h.power, h.wild, h.wilds, h.counts, h.level
+    append = out.append
     for r in range(13):
-        if counts[r] + wilds < MIN_BOMB or not counts[r]:
+        n = counts[r]
+        if n + wilds < MIN_BOMB or not n:
             continue
         subs = h.subs[r]
         p = power[r]
         heart = r * 4 + HEART
-        for k in range(1, len(subs)):
-            for w in range(wilds + 1):
-                n = k + w
-                if n < MIN_BOMB or bomb_power(_reading(BOMB, p, n, ())) <= floor:
+        for k in range(max(1, MIN_BOMB - wilds), n + 1):
+            for w in range(max(0, MIN_BOMB - k), wilds + 1):
+                size = k + w
+                if (size * 2 + (size > 5)) * 1000 + p <= floor:
                     continue
+                if not w:
+                    for t in subs[k]:
+                        append((t, _new(Reading, (BOMB, p, size, t))))
+                    continue
+                ws = _WILDS[w][wild]
+                hs = _WILDS[w][heart]
                 for t in subs[k]:
-                    out.append((_with_wilds(t, wild, w), _reading(BOMB, p, n, _with_wilds(t, heart, w))))
+                    at = bisect_left(t, heart)  # the rank's hearts: where a wild reads
+                    if r < level:
+                        phys = t + ws
+                    elif r > level:
+                        phys = ws + t
+                    else:
+                        phys = t[:at] + ws + t[at:]
+                    append((phys, _new(Reading, (BOMB, p, size, t[:at] + hs + t[at:]))))
 
 
 def _joker_bomb(h: Hand, out: list[Play]) -> None:
