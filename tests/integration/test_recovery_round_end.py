@@ -1,5 +1,6 @@
 """A crash as the last board of a round is scored: the round's end and the event's move on are one
-transaction, and a retry of the scoring step finishes the round, or publishes ``round_end`` again."""
+transaction, and a retry of the scoring step finishes the round, or publishes ``round_end`` again; a
+finishing step lost for good (out of retries) is redone by the timers' sweep."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 import pytest
 from backend import SEEDED, Backend, Crash, event_outcome, play_event, prepare, setup_moto_env
 from deckhand.service import events, rounds, scoring
+from deckhand.service.keys import ACTIVE
+from deckhand.service.models import ActiveItem
 
 setup_moto_env()
 
@@ -57,6 +60,27 @@ def test_a_retried_scoring_finishes_the_round_and_the_event_ends_the_same(
         assert [e["r"] for e in round_ends(backend)] == [round_no]
 
     play_event(backend, bots, retry)
+    assert crashed == [1]
+    assert event_outcome("cup") == reference[0]
+    assert [p for t, p in backend.publisher.sent if t.startswith("dh/events/")] == reference[1]
+
+
+def test_a_finishing_step_lost_for_good_is_redone_by_the_sweep(reference, backend, monkeypatch):
+    bots = prepare(backend, **SEEDED)
+    crashed = crash_once(monkeypatch, after_commit=False)
+
+    def sweep() -> None:
+        # The scoring invocation failed and is not retried again: only the sweep is left.
+        (round_no,) = crashed
+        assert rounds.round_status("cup", round_no)["status"] == "playing"
+        assert [a.sk for a in ActiveItem.query(ACTIVE)] != []
+        counts = backend.sweep()
+        assert events.get_event("cup").status == "between_rounds"
+        assert counts["finished"] == 1
+        assert [e["r"] for e in round_ends(backend)] == [round_no]
+        assert backend.sweep()["finished"] == 0  # out of the sweep with the round's end
+
+    play_event(backend, bots, sweep)
     assert crashed == [1]
     assert event_outcome("cup") == reference[0]
     assert [p for t, p in backend.publisher.sent if t.startswith("dh/events/")] == reference[1]

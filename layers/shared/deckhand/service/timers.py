@@ -1,5 +1,6 @@
-"""The scheduled sweep: timeouts applied to decisions whose time is up, any ended board scored, and
-the board after an ended one started if a crash left it waiting.
+"""The scheduled sweep: timeouts applied to decisions whose time is up, any ended board scored, the
+board after an ended one started if a crash left it waiting, and a round whose every board is scored
+finished if the step that finishes it was lost (its invocation out of retries).
 
 Every incoming device message also applies due timeouts first (devices.py), so the sweep only
 matters for tables that have gone quiet; it is cheap and safe to run as often as wanted.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from pynamodb.exceptions import DoesNotExist
 
-from . import board_clocks, board_progress, board_store, tableboard
+from . import board_clocks, board_progress, board_store, scoring, tableboard
 from .board_store import Unchanged
 from .clock import now_ms
 from .keys import ACTIVE, event_pk, result_sk, round_sk
@@ -38,7 +39,7 @@ SWEPT = [
 
 
 def sweep(rt: Runtime) -> dict[str, int]:
-    counts = {"rounds": 0, "boards": 0, "timeouts": 0, "rescored": 0, "started": 0}
+    counts = {"rounds": 0, "boards": 0, "timeouts": 0, "rescored": 0, "started": 0, "finished": 0}
     for active in ActiveItem.query(ACTIVE):
         try:
             r = RoundItem.get(event_pk(active.event_id), round_sk(active.round))
@@ -71,6 +72,11 @@ def sweep(rt: Runtime) -> dict[str, int]:
                 if following is not None and following.status == "waiting":
                     # A crash after this board was saved, before the next one started: start it.
                     counts["started"] += int(board_progress.start_next(rt, item))
+        if pairs and len(scored) == len(pairs):
+            # Every board ended and scored, and the round still active: its finishing step failed for
+            # good (Lambda gives up after two retries). Finishing is idempotent: redone here.
+            scoring.maybe_finish_round(rt, active.event_id, active.round)
+            counts["finished"] += 1
     return counts
 
 
