@@ -3,11 +3,13 @@ venue runs in another process (no publisher to ask): the bench is trusted, like 
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
 
 from deckhand.service import board_store
+from deckhand.service.board_views import view_message
 from deckhand.service.events import get_device
 
 KEPT = 4096  # views remembered (a device asks again for the view it shows)
@@ -17,9 +19,23 @@ KEPT = 4096  # views remembered (a device asks again for the view it shows)
 RETRY_SECONDS = 0.5
 
 
+# What a view's screen may differ in and still show the same board: its version, and the time left
+# as it was sent.
+NOT_SHOWN = frozenset({"v", "dl"})
+
+
+def same_screen(shown: dict[str, Any], stored: dict[str, Any]) -> bool:
+    """The stored board draws the screen the handset shows (as it came over the wire, JSON)."""
+    wire = json.loads(json.dumps(stored))
+    return all(shown.get(k) == wire.get(k) for k in (shown.keys() | wire.keys()) - NOT_SHOWN)
+
+
 class DatabaseSeatViews:
-    """``SeatViews`` from the stored board: answered only when the stored version is the view message's
-    own, so a bot never decides on a state newer or older than the screen its handset shows."""
+    """``SeatViews`` from the stored board: answered only when the stored board is the one the screen
+    shows, so a bot never decides on a state newer or older than what its player can see. That is the
+    view message's own version, or a later one that changed nothing the seat is shown (a dealing
+    table's report of a deal the handsets had already, clocks moved on for an outage): such a write
+    sends no new view, and a bot waiting for one would let its decision run out on the clock."""
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, str, int, int], dict[str, Any] | None] = {}
@@ -55,8 +71,11 @@ class DatabaseSeatViews:
             item = board_store.load(device.event_id, message["r"], device.table, message["b"])
         except Exception:  # noqa: BLE001 - the database restarts with the venue: asked again later
             return None
-        if item is None or item.version != message["v"] or thing not in item.devices:
+        if item is None or item.version < message["v"] or thing not in item.devices:
             return None
+        seat = item.devices.index(thing)
         _, board = board_store.engine_of(item)
-        view: dict[str, Any] = board.view(item.devices.index(thing))
+        if item.version != message["v"] and not same_screen(message, view_message(item, seat, board)):
+            return None  # the board moved on since the screen was drawn: its new view is on its way
+        view: dict[str, Any] = board.view(seat)
         return view
