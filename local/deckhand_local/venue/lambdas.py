@@ -1,7 +1,8 @@
 """The stack's Lambda handlers, loaded from ``functions/`` as Lambda loads them, and invoked locally.
 
 Asynchronous invocations (deal, score) go through a queue and a worker thread, as Lambda's event
-invocations do: the caller does not wait, failures are retried twice, then counted as failed. As
+invocations do: the caller does not wait, failures are retried twice after a pause (a fault that
+passes — a database restarting, a lost race — has time to pass), then counted as failed. As
 Lambda's queue does, the venue's survives a crash: each invocation is written to the journal folder
 (and synced) before the caller goes on, and removed once done; a venue started again runs what its
 journal still holds.
@@ -81,6 +82,7 @@ def call(module: ModuleType, name: str, event: dict[str, Any]) -> Any:
 
 
 Job = tuple[str, dict[str, Any], Path | None]  # function, payload, its journal file
+Attempt = tuple[Job, int]  # a job and how many times it has failed so far
 
 
 # Work the venue's own sweep does (every second): a paced deal's cards are given out by it, so its
@@ -93,11 +95,15 @@ class AsyncInvoker:
     in ``journal`` (a folder) when given, so a crash loses no invocation."""
 
     RETRIES = 2
+    # The pause before each retry. Lambda waits a minute, then two; the venue's sweep (every second)
+    # re-drives what a lost invocation leaves undone, so its pauses are seconds: long enough for what
+    # failed to pass, and a failing job waits on a timer, never holding up the jobs behind it.
+    BACKOFF_SECONDS = (1.0, 2.0)
 
     def __init__(self, handlers: dict[str, ModuleType], journal: Path | None = None) -> None:
         self.handlers = handlers
         self.journal = journal
-        self.jobs: queue.Queue[Job | None] = queue.Queue()
+        self.jobs: queue.Queue[Attempt | None] = queue.Queue()
         self.failed: list[tuple[str, dict[str, Any], str]] = []
         self.pending = 0
         self._lock = threading.Lock()
@@ -138,21 +144,28 @@ class AsyncInvoker:
     def _enqueue(self, job: Job) -> None:
         with self._lock:
             self.pending += 1
-        self.jobs.put(job)
+        self.jobs.put((job, 0))
+
+    def _retry_later(self, job: Job, failures: int) -> None:
+        """The job back in the queue after its pause (still pending, still in the journal meanwhile)."""
+        timer = threading.Timer(self.BACKOFF_SECONDS[failures - 1], self.jobs.put, args=((job, failures),))
+        timer.daemon = True
+        timer.start()
 
     def _work(self) -> None:
         while True:
-            job = self.jobs.get()
-            if job is None:
+            attempt = self.jobs.get()
+            if attempt is None:
                 return
+            job, failures = attempt
             name, payload, path = job
-            for attempt in range(self.RETRIES + 1):
-                try:
-                    call(self.handlers[name], name, dict(payload))
-                    break
-                except Exception:  # noqa: BLE001 - kept for the failure destination, like Lambda
-                    if attempt == self.RETRIES:
-                        self.failed.append((name, payload, traceback.format_exc(limit=3)))
+            try:
+                call(self.handlers[name], name, dict(payload))
+            except Exception:  # noqa: BLE001 - kept for the failure destination, like Lambda
+                if failures < self.RETRIES:
+                    self._retry_later(job, failures + 1)
+                    continue
+                self.failed.append((name, payload, traceback.format_exc(limit=3)))
             if path is not None:
                 path.unlink(missing_ok=True)  # done, or failed for good (kept in ``failed``)
             with self._lock:
