@@ -6,6 +6,7 @@ file or its command line; it serves MQTT over TLS too when given a ``TlsListener
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 from deckhand.errors import VenueStartError
 
@@ -45,8 +46,9 @@ class AedesBroker(BrokerProcess):
         credentials: VenueCredentials,
         host: str = "127.0.0.1",
         tls: TlsListener | None = None,
+        log: Path | None = None,
     ) -> None:
-        super().__init__(port, credentials, host)
+        super().__init__(port, credentials, host, log)
         self.tls = tls
 
     def command(self) -> list[str]:

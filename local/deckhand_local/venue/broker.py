@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import warnings
+from pathlib import Path
 from typing import Any, Self
 
 from deckhand.errors import VenueStartError
@@ -88,12 +89,16 @@ class EmbeddedBroker:
 
 class BrokerProcess:
     """``EmbeddedBroker`` run as ``python -m deckhand_local.venue.broker`` in a session of its own
-    (Ctrl-C reaches the venue, which stops it). The venue key reaches it on its standard input."""
+    (Ctrl-C reaches the venue, which stops it). The venue key reaches it on its standard input; what
+    it prints goes to ``log`` (the venue's state folder), so a broker that dies says why."""
 
-    def __init__(self, port: int, credentials: VenueCredentials, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, port: int, credentials: VenueCredentials, host: str = "127.0.0.1", log: Path | None = None
+    ) -> None:
         self.host = host
         self.port = port
         self.credentials = credentials
+        self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -114,22 +119,41 @@ class BrokerProcess:
         ]
 
     def start(self, timeout: float = 20, spawned: Spawned | None = None) -> Self:
-        self.process = subprocess.Popen(
-            self.command(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        out = self.log.open("ab") if self.log is not None else None
+        try:
+            self.process = subprocess.Popen(
+                self.command(),
+                stdin=subprocess.PIPE,
+                stdout=out or subprocess.DEVNULL,
+                stderr=subprocess.STDOUT if out else subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        finally:
+            if out is not None:
+                out.close()
         if spawned is not None:
             spawned(self.process.pid)
         send_key(self.process, self.credentials)
         try:
             wait_listening(self.process, self.host, self.port, timeout, self.NAME)
-        except VenueStartError:
+        except VenueStartError as exc:
+            gone = self.exited()
             self.process = None
+            if gone is not None:
+                raise VenueStartError(f"{exc}: {gone}") from None
             raise
         return self
+
+    def exited(self) -> str | None:
+        """Why the broker is gone, if it is (its exit code and the end of its log); None while it runs."""
+        code = None if self.process is None else self.process.poll()
+        if code is None:
+            return None
+        said = ""
+        if self.log is not None:
+            with contextlib.suppress(OSError):
+                said = self.log.read_text(errors="replace").strip()[-1000:]
+        return f"{self.NAME} exited (code {code})" + (f": {said}" if said else "")
 
     def stop(self, timeout: float = 5) -> None:
         process, self.process = self.process, None

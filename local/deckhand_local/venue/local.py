@@ -135,13 +135,22 @@ class Venue:
     def start(self) -> Venue:
         try:
             return self._start()
-        except BaseException:
+        except BaseException as exc:
+            # A broker that died while the rest started: what it said is the reason, not the refused
+            # connection that found it gone.
+            gone = self._broker_gone()
             for part in reversed(self._parts):  # nothing is left running when a part cannot start
                 with contextlib.suppress(Exception):
                     part.stop()
             if hasattr(self, "_umask"):
                 self._restore_process()
+            if gone is not None and isinstance(exc, Exception):
+                raise VenueStartError(gone) from exc
             raise
+
+    def _broker_gone(self) -> str | None:
+        exited = getattr(getattr(self, "broker", None), "exited", None)
+        return exited() if callable(exited) else None
 
     def _start(self) -> Venue:
         self._environment = {name: os.environ.get(name) for name in AWS_ENVIRONMENT}
@@ -253,11 +262,12 @@ class Venue:
     def _broker(self) -> AedesBroker | BrokerProcess | MosquittoBroker:
         if self.broker_kind == "mosquitto":
             return MosquittoBroker(self.mqtt_port, self.credentials)
+        log = self.state_dir / "broker.log"  # what a broker that dies printed: its reason
         if self.broker_kind == "embedded":
-            return BrokerProcess(self.mqtt_port, self.credentials)
+            return BrokerProcess(self.mqtt_port, self.credentials, log=log)
         if self.tls_port is not None:
             self.tls = venue_tls(self.state_dir, self.device_host, self.tls_port)
-        return AedesBroker(self.mqtt_port, self.credentials, tls=self.tls)
+        return AedesBroker(self.mqtt_port, self.credentials, tls=self.tls, log=log)
 
     def _serve_api(self, event: dict[str, Any]) -> dict[str, Any]:
         response: dict[str, Any] = call(self.handlers["api"], "api", event)
