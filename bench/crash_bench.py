@@ -99,6 +99,7 @@ def main() -> int:
         ("event", f"{args.tables} tables, {args.rounds} rounds × {args.boards} boards, seed {args.seed!r}"),
         ("kills", f"{len(soak.kills)} ({', '.join(f'{n} {k}' for k, n in kinds.items())})"),
         ("restart", f"median {statistics.median(restarts):.1f} s, max {max(restarts):.1f} s"),
+        ("failed starts", f"{len(soak.failed_starts)} (each started again)"),
         ("devices back", f"median {statistics.median(reconnects):.1f} s, max {max(reconnects):.1f} s"),
         ("time", f"baseline {baseline.seconds:.0f} s, soak {soak.seconds:.0f} s"),
         ("accepted actions", f"baseline {baseline.accepted}, soak {soak.accepted}"),
@@ -118,7 +119,12 @@ def main() -> int:
             print(f"  STALLED ({label}): {result.stalled}")
         if result.device_errors:
             print(f"  device errors ({label}): {result.device_errors[:5]}")
-    problems = stalled or not equal or any(a.get(k) for k in ("lost", "doubled", "replay_mismatches"))
+        for failed in result.failed_starts:
+            print(f"  FAILED START ({label}, started again): {failed}")
+    failed = baseline.failed_starts or soak.failed_starts
+    problems = (
+        stalled or failed or not equal or any(a.get(k) for k in ("lost", "doubled", "replay_mismatches"))
+    )
     return 1 if problems else 0
 
 

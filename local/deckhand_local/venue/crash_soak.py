@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from deckhand.engines.registry import DEFAULT, game
-from deckhand.errors import DeckhandError
+from deckhand.errors import DeckhandError, VenueStartError
 
 from ..cli.organiser import ApiClient
 from .crash_report import clocks_stopped, comparable, stall_report, timed_out
@@ -27,6 +27,7 @@ from .seat_views import DatabaseSeatViews
 from .venue_process import VenueProcess
 
 EVENT_ID = "crash"
+START_TRIES = 3  # a venue that fails to start is started again, as its operator would, this often
 DEALING, DEALT, MID_BOARD, SCORING = "dealing", "dealt", "mid-board", "scoring"
 KINDS = (DEALING, DEALT, MID_BOARD, SCORING)
 
@@ -60,6 +61,7 @@ class SoakResult:
     stalled: str | None = None
     device_errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)  # restarts refused for a port still taken
+    failed_starts: list[str] = field(default_factory=list)  # restarts that failed, and why (started again)
 
 
 class CrashSoak:
@@ -227,6 +229,16 @@ class CrashSoak:
                 )
             time.sleep(0.05)
 
+    def _restart(self) -> float:
+        """Start the killed venue again; a start that fails is noted (a finding) and tried again."""
+        for _ in range(START_TRIES):
+            try:
+                return self.venue.start()
+            except VenueStartError as exc:
+                self.result.failed_starts.append(str(exc)[-1500:])
+                self.say(f"  the venue did not start: {str(exc)[-300:]}")
+        raise Stalled(f"the venue did not start {START_TRIES} times: {self.result.failed_starts[-1]}")
+
     def _next_kill(self, left: int) -> tuple[str | None, float]:
         """Mid-board (a random moment) and scoring (the next board's end) kills, in turn."""
         kinds = [k for k in (SCORING, MID_BOARD) if k in self.kinds]
@@ -264,7 +276,7 @@ class CrashSoak:
         self.devices.pause()
         self.venue.kill()
         connects = self.devices.connects()
-        restart = self.venue.start()
+        restart = self._restart()
         began, back_at = time.monotonic(), int(time.time() * 1000)
         self.devices.resume()
         while not self.devices.reconnected(connects) and time.monotonic() - began < 60:
