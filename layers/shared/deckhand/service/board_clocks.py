@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..engines.contract import Action, Board, DealtInSteps, Timing
 from ..engines.registry import game
-from .board_log import CLOCKS_STOPPED, NOT_ACTIONS
+from .board_log import CLOCKS_STOPPED, NOT_ACTIONS, REDEAL
 from .clock import now_ms
 from .models import BoardStateItem
 
@@ -48,7 +48,7 @@ def warned_at(item: BoardStateItem, seat: int, kind: str) -> int | None:
         t = entry["t"]
         if t == CLOCKS_STOPPED:
             moved += int(entry["ms"])
-        elif t == "redeal":
+        elif t == REDEAL:
             return None
         elif entry["s"] == seat and t not in NOT_ACTIONS and "by" not in entry:  # a referee's: looked past
             if t != kind:

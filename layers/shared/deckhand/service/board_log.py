@@ -22,10 +22,15 @@ CLOCKS_STOPPED = "clocks_stopped"
 # ``{"s": -1, "t": "unplayed", "by": the referee, "at": when}``; its result is marked ``not_played``.
 UNPLAYED = "unplayed"
 
-# Log entries that are not the engine's actions: a dealing table's report, a redeal, a referee call, a
-# deal step (replay gives the cards out again at the same points), clocks stopped for an outage, a
-# board ended unplayed.
-NOT_ACTIONS = ("dealt", "redeal", "call", STEP, "serve_deal", CLOCKS_STOPPED, UNPLAYED)
+DEALT = "dealt"  # a dealing table's report of the cards it read
+REDEAL = "redeal"  # the board dealt again (a game that redeals when every seat passes): ``n`` its number
+CALL = "call"  # the platform's action in every game: a handset calls the referee to its table
+SERVE_DEAL = "serve_deal"  # the referee had the server deal the rest of the board (its dealing table failed)
+
+# Log entries that are not the engine's actions — replay skips them (a deal step excepted: replay gives
+# the cards out again at the same points). Every other view of the log (the audit, the play record)
+# starts from this one classification and says what it keeps of it.
+NOT_ACTIONS = frozenset({DEALT, REDEAL, CALL, STEP, SERVE_DEAL, CLOCKS_STOPPED, UNPLAYED})
 
 
 def log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pynamodb.exceptions import DoesNotExist, UpdateError
 
 from ..engines.contract import Rejected
 from ..engines.registry import game
-from . import board_clocks, board_progress, board_store, tableboard
+from . import board_clocks, board_log, board_progress, board_store, tableboard
 from .board_store import Unchanged
 from .clock import now_ms
 from .events import Conflict, event_id_of
@@ -23,7 +23,7 @@ from .match_boards import get_match
 from .models import BoardStateItem, EventItem, MatchItem
 from .runtime import Runtime
 
-TAKEN_OVER = "serve_deal"  # the board's log entry (not an action: replay skips it)
+TAKEN_OVER = board_log.SERVE_DEAL  # the board's log entry (not an action: replay skips it)
 
 
 def serve_deal(rt: Runtime, event: EventItem, table: str | None, by: str, token: str) -> dict[str, Any]:

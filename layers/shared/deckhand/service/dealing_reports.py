@@ -9,6 +9,7 @@ from ..engines.common.cards import parse_cards
 from ..engines.registry import game
 from ..errors import CardError
 from . import board_progress, board_store, outgoing, tableboard
+from .board_log import DEALT, REDEAL
 from .board_store import Unchanged
 from .clock import now_ms
 from .device_messages import DEALER, BadMessage
@@ -48,7 +49,7 @@ def dealing_report(
             _, board = board_store.engine_of(current)
             moved = tableboard.give_out(current, board, count, now_ms(), msg, thing)
             return True if moved else Unchanged(False)
-        current.log = [*current.log, {"s": DEALER, "t": "dealt", "ok": not problem, "m": msg, "th": thing}]
+        current.log = [*current.log, {"s": DEALER, "t": DEALT, "ok": not problem, "m": msg, "th": thing}]
         if problem and _dealt_correctly(current.log[:-1]):
             # Overtaken: the table's later, correct report of this deal was handled first (messages
             # can arrive out of order). The cards on the table are right; the stale report changes nothing.
@@ -101,7 +102,7 @@ def dealing_report(
 def _dealt_correctly(log: list[dict[str, Any]]) -> bool:
     """A correct report of the current deal is logged (since the last redeal)."""
     for entry in reversed(log):
-        if entry["t"] == "redeal":
+        if entry["t"] == REDEAL:
             return False
         if entry["t"] == "dealt" and entry.get("ok"):
             return True

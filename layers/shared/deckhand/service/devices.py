@@ -21,6 +21,7 @@ from typing import Any
 from ..engines.contract import Action, Rejected
 from ..engines.registry import game
 from . import board_log, board_progress, board_store, board_views, outgoing, tableboard
+from .board_log import CALL
 from .board_store import Unchanged
 from .clock import now_ms
 from .dealing_reports import dealing_report
@@ -29,7 +30,7 @@ from .device_messages import DEALER, THING, Act, BadMessage, Dealt, Hello, parse
 from .device_replies import ack, reject
 from .events import get_device, get_event
 from .models import BoardStateItem, DeviceItem
-from .referee_calls import CALL, call_referee
+from .referee_calls import call_referee
 from .runtime import Runtime
 
 

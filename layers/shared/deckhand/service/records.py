@@ -12,18 +12,19 @@ from typing import Any
 from ..engines.common.cards import format_cards
 from ..engines.common.deal import deal_round_robin
 from ..engines.registry import Game
-from .board_log import CLOCKS_STOPPED, UNPLAYED
+from .board_log import NOT_ACTIONS, REDEAL, SERVE_DEAL, STEP
 from .models import BoardStateItem
 
 # What a play record keeps of a board's log entry: seat, kind, cards, value, a declared reading, the
 # deal number of a redeal, who applied a penalty — never the wall-clock time of the press.
 _KEPT = ("s", "t", "c", "v", "d", "n", "by")
-# Log entries that are not the play: the dealing table's reports (a misread and its re-read) and calls
-# for the referee, and the referee's end of a board not played (the result says ``not_played``). The
-# record is the same however often a table's devices stumbled. A game dealt in
-# steps keeps its steps (``{"s": -1, "t": "step", "n": cards out}``): a declaration was made with the
-# cards out then.
-_NOT_PLAY = ("dealt", "call", CLOCKS_STOPPED, UNPLAYED)
+# Log entries that are not the play: the dealing table's reports (a misread and its re-read), calls
+# for the referee, clocks stopped for an outage, and the referee's end of a board not played (the
+# result says ``not_played``). The record is the same however often a table's devices stumbled. It
+# keeps what the play went through: a redeal (its deal number), the server taking the deal over, and a
+# game dealt in steps its steps (``{"s": -1, "t": "step", "n": cards out}``): a declaration was made
+# with the cards out then.
+_NOT_PLAY = NOT_ACTIONS - {REDEAL, SERVE_DEAL, STEP}
 
 
 def hand_record(g: Game, order: list[int], deal_index: int = 0) -> dict[str, Any]:
@@ -47,7 +48,7 @@ def play_record(item: BoardStateItem) -> list[dict[str, Any]]:
 
 def deal_played(item: BoardStateItem) -> int:
     """Which of a board's deals was played (0 the first): its last redeal's number, if any."""
-    redeals = [int(e.get("n", 0)) for e in item.log if e.get("t") == "redeal"]
+    redeals = [int(e.get("n", 0)) for e in item.log if e.get("t") == REDEAL]
     return redeals[-1] if redeals else 0
 
 

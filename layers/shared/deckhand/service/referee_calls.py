@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import board_log, board_store
+from .board_log import CALL
 from .board_store import Unchanged
 from .clock import now_ms
 from .device_replies import ack
 from .keys import audit_sk, event_pk
 from .models import AuditItem, BoardStateItem
 from .runtime import Runtime
-
-CALL = "call"  # the platform's action in every game: a handset calls the referee to its table
-
 
 CALL_AGAIN_MS = 60_000  # a seat's second call within this is acknowledged and not recorded again
 

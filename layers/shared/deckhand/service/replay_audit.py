@@ -10,14 +10,16 @@ from typing import Any
 from pynamodb.exceptions import DoesNotExist
 
 from . import board_log, board_store
-from .board_log import CLOCKS_STOPPED, UNPLAYED, ended_unplayed
+from .board_log import ended_unplayed
 from .events import get_event
 from .keys import deal_sk, event_pk, result_sk
 from .models import DealItem, ResultItem
 from .round_boards import boards_of_round
 from .rounds import get_round
 
-NOT_ACTIONS_AUDITED = ("dealt", "redeal", "step", "serve_deal", CLOCKS_STOPPED, UNPLAYED)
+# A call of the referee is a device message (counted, and never applied twice); the other entries that
+# are not actions are no device's action.
+NOT_ACTIONS_AUDITED = board_log.NOT_ACTIONS - {board_log.CALL}
 
 
 def audit_event(event_id: str, accepted: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:

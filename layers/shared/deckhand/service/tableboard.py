@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 from ..engines.contract import Action, Board, outcome_of
 from ..engines.registry import Game, game
 from .board_clocks import clock_action, clock_due, dealing, next_card_at
-from .board_log import STEP, log_entry
+from .board_log import REDEAL, STEP, log_entry
 from .board_store import engine_of, load, result_of
 from .clock import now_ms
 from .keys import deal_sk, event_pk
@@ -112,7 +112,7 @@ def _note_redeal(item: BoardStateItem, board: Board, before: int, now: int) -> b
     """All passed and the board moved to its next deal: log it, and the dealing table must deal again
     (``board_progress.after_change`` sends it the new order; its next report is checked against it)."""
     if board.deal_index != before:
-        item.log = [*item.log, {"s": -1, "t": "redeal", "n": board.deal_index, "at": now}]
+        item.log = [*item.log, {"s": -1, "t": REDEAL, "n": board.deal_index, "at": now}]
         item.dealt_ok = None
         return True
     return False
