@@ -205,7 +205,7 @@ def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(backend)
         events.register_players("cup", [{"id": "P9"}])
     run_round(backend, bots)
     event = events.get_event("cup")
-    referee.record(event, {"kind": "withdraw", "player": "P1", "reason": "ill"}, by="ref")
+    referee.record(event, {"kind": "withdraw", "player": "P1", "reason": "ill"}, by="ref", rt=backend.rt)
     late = events.register_players("cup", [{"id": "P9", "name": "Late Li"}])  # a substitute, between rounds
     assert late[0].number == 9
     rounds.request_next_round(backend.rt, "cup")

@@ -394,7 +394,12 @@ def test_a_bracket_round_cannot_be_paired_by_hand(backend):
 def test_a_withdrawn_pair_leaves_the_swiss_and_a_late_pair_joins_it(backend):
     fmt_event(backend, list("ABCD"), 3, {"format": "swiss"})
     decide(backend, 1, better("ABCD"))
-    referee.record(events.get_event("league"), {"kind": "withdraw", "player": "A2", "reason": "x"}, by="ref")
+    referee.record(
+        events.get_event("league"),
+        {"kind": "withdraw", "player": "A2", "reason": "x"},
+        by="ref",
+        rt=backend.rt,
+    )
     pairs.register_pairs("league", [{"id": "E", "players": [{"id": "E1"}, {"id": "E2"}]}])
     assert rounds.request_next_round(backend.rt, "league") == 2  # the round as it is dealt
     second = [m.pairs for m in list_matches("league", 2) if m.table]
@@ -413,7 +418,12 @@ def test_a_late_pair_cannot_join_a_round_robin(backend):
 def test_a_pair_withdrawn_between_rounds_forfeits_its_scheduled_game(backend):
     fmt_event(backend, list("ABCD"), 3, {"format": "round_robin"})
     decide(backend, 1, better("ABCD"))
-    referee.record(events.get_event("league"), {"kind": "withdraw", "player": "A1", "reason": "x"}, by="ref")
+    referee.record(
+        events.get_event("league"),
+        {"kind": "withdraw", "player": "A1", "reason": "x"},
+        by="ref",
+        rt=backend.rt,
+    )
     assert rounds.request_next_round(backend.rt, "league") == 2
     tables = [m.pairs for m in list_matches("league", 2) if m.table]
     forfeits = [m.pairs for m in list_matches("league", 2) if not m.table]
@@ -426,6 +436,11 @@ def test_an_override_seating_a_withdrawn_pair_is_refused_when_the_round_starts(b
     event = events.get_event("league")
     stored = match_rounds.get_pairing(event, 2)
     match_rounds.override_pairing(event, 2, stored["pairs"], None, "as computed", "ref")
-    referee.record(events.get_event("league"), {"kind": "withdraw", "player": "B1", "reason": "x"}, by="ref")
+    referee.record(
+        events.get_event("league"),
+        {"kind": "withdraw", "player": "B1", "reason": "x"},
+        by="ref",
+        rt=backend.rt,
+    )
     with pytest.raises(events.Conflict, match="withdrawn since: pair the round again"):
         rounds.request_next_round(backend.rt, "league")

@@ -31,11 +31,12 @@ def record(
     action: dict[str, Any],
     *,
     by: str,
-    rt: Runtime | None = None,
+    rt: Runtime,
     request: str | None = None,
 ) -> dict[str, Any]:
     """Record a referee action; in a match event a penalty is also applied to the player's board in
-    play (service/match_penalties.py: ``rt`` sends the table its new views). ``request``: the
+    play (service/match_penalties.py). ``rt`` sends the views of a board an action changes and begins
+    a table's next board (a deal taken over, an artificial score, a match penalty). ``request``: the
     request's idempotency key, so a retry of a penalty that failed half-way applies it once."""
     event_id = event_id_of(event)
     kind = action["kind"]
@@ -45,7 +46,6 @@ def record(
     if kind == "withdraw":
         applied = _withdraw(event, action.get("player"))
     elif kind == "serve_deal":
-        assert rt is not None, "taking over a deal changes a board: the runtime sends its views"
         token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
         applied = deal_takeover.serve_deal(rt, event, action.get("table"), by, token)
         at = applied.pop("at")  # a retry's audit entry is the same item, written again
@@ -60,12 +60,10 @@ def record(
     elif kind == "artificial":
         if event.match is not None:
             raise Rejected("not_for_matches", "a match's boards are not scored by matchpoints")
-        assert rt is not None, "an artificial score may end a board: the runtime begins the next one"
         artificial_scores.give(rt, event_id, action, by)
     elif event.match is not None:
         if not action.get("player"):
             raise Rejected("player_missing", f"a {kind} names the player")
-        assert rt is not None, "a match penalty changes a board: the runtime sends its views"
         token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
         applied = match_penalties.penalise(rt, event, kind, action["player"], by, token)
         at = applied.pop("at")  # the audit entry of a retried penalty is the same item, written again
