@@ -101,6 +101,11 @@ def test_a_board_stuck_mid_play_is_ended_the_table_goes_on_and_the_round_complet
     assert stored.adjusted["artificial"] == KINDS and stored.adjusted["by"] == BOB
     assert progress().boards_done == 1, "counted once, in the round's progress"
     assert board("A", "2").status == "playing", "the table goes on to its next board"
+    status = call(api, "GET", "/events/cup/rounds/1", caller=BOB)[1]
+    shown = {(t["table"], b["board"]): b.get("not_played") for t in status["tables"] for b in t["boards"]}
+    assert shown == {("A", "1"): True, ("A", "2"): None, ("B", "1"): None, ("B", "2"): None}
+    live = {t.table: t.state for t in model.read_live(status).tables}
+    assert live == {"A": "1 not played (referee)", "B": ""}
     # Its handsets were told it is over before the next board's views came.
     told = [m for m in backend.publisher.to(stuck.devices[0]) if m["t"] == "stopped" and m["b"] == "1"]
     assert told and "not played" in told[-1]["why"]

@@ -255,7 +255,14 @@ def read_live(status: Mapping[str, Any]) -> Live:
                 "match over" if match.get("status") == "done" else f"game {int(match.get('games') or 0) + 1}"
             )
         else:
-            state = "stopped for the referee" if any(b.get("status") == "stopped" for b in boards) else ""
+            unplayed = sum(1 for b in boards if b.get("not_played"))
+            state = (
+                "stopped for the referee"
+                if any(b.get("status") == "stopped" for b in boards)
+                else f"{unplayed} not played (referee)"
+                if unplayed
+                else ""
+            )
         done = sum(1 for b in boards if b.get("status") == "ended")
         tables.append(LiveTable(str(t.get("table")), done, len(boards), state))
     commitment = status.get("commitment")

@@ -23,6 +23,7 @@ from ..engines.common.shuffle import seeded_shuffle
 from ..engines.registry import Game, game
 from ..errors import DeckhandError
 from . import board_progress, board_store
+from .board_log import CALL, ended_unplayed
 from .clock import now_ms
 from .events import Conflict, event_id_of, get_event, list_players, list_tables, things_taken
 from .keys import (
@@ -363,7 +364,9 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
             board: dict[str, Any] = {"board": b, "status": item.status if item else "missing"}
             if staff and item is not None and item.status == "stopped" and item.stop_reason:
                 board["why"] = item.stop_reason  # handsets are told only that it stopped
-            calls = [{"seat": e["s"], "at": e["at"]} for e in item.log if e["t"] == "call"] if item else []
+            if item is not None and ended_unplayed(item):
+                board["not_played"] = True  # the referee ended it (artificial scores), for all to see
+            calls = [{"seat": e["s"], "at": e["at"]} for e in item.log if e["t"] == CALL] if item else []
             if staff and calls:
                 board["calls"] = calls  # a handset called the referee to this table
             boards.append(board)
