@@ -173,3 +173,50 @@ def test_the_organiser_sees_why_a_deal_failed_and_deals_again_from_the_command_l
         assert code == 0 and answer["round"] == 1 and answer["status"] == "playing"
         assert answer["commitment"] == rounds.get_round("cup", 1).commitment
         assert "deal_error" not in client.request("GET", "/events/cup")
+
+
+def test_a_deal_killed_as_it_stores_the_round_stores_it_whole_on_its_retry(reference, backend, monkeypatch):
+    """The round and its board counter are one write: a deal killed at that write leaves neither, and
+    its retry stores both (a venue killed between the two, when they were two, left a round without
+    its counter; its boards then counted into a counter with no total, and the round never ended)."""
+    from deckhand.service.keys import round_sk
+    from pynamodb.transactions import TransactWrite
+
+    bots = register(backend, [TABLE_A, TABLE_B])
+    commit = TransactWrite._commit
+    killed: list[bool] = []
+
+    def dies_once(self: TransactWrite) -> Any:
+        puts = [op.get("Item", {}).get("sk", {}).get("S") for op in self._put_items]
+        if not killed and round_sk(1) in puts:
+            killed.append(True)
+            raise Crash("the deal invocation dies as it stores the round")
+        return commit(self)
+
+    monkeypatch.setattr(TransactWrite, "_commit", dies_once)
+    with pytest.raises(Crash):
+        rounds.request_next_round(backend.rt, "cup")
+    with pytest.raises(events.NotFound):
+        rounds.get_round("cup", 1)
+    assert rounds.get_progress("cup", 1) == (0, 0)  # neither was written
+    rounds.retry_deal(backend.rt, "cup", 1)
+    assert rounds.get_progress("cup", 1) == (0, 4)
+    finish_event(backend, bots)
+    assert event_outcome("cup") == reference[0]
+
+
+def test_a_round_stored_without_its_counter_still_ends(reference, backend):
+    """A round a venue stored before the two writes were one, and died between them: its boards' counts
+    went into a counter without a total. The round still ends, with the same results."""
+    from deckhand.service.keys import event_pk, progress_sk
+    from deckhand.service.models import ProgressItem
+
+    bots = register(backend, [TABLE_A, TABLE_B])
+    assert rounds.request_next_round(backend.rt, "cup") == 1
+    ProgressItem.get(event_pk("cup"), progress_sk(1)).delete()
+    run_round(backend, bots)
+    assert rounds.get_progress("cup", 1) == (4, 4)
+    assert rounds.get_round("cup", 1).status == "done"
+    assert rounds.request_next_round(backend.rt, "cup") == 2
+    run_round(backend, bots)
+    assert event_outcome("cup") == reference[0]

@@ -34,7 +34,6 @@ from .keys import (
     forfeit_sk,
     match_sk,
     pairing_sk,
-    progress_sk,
     round_sk,
     table_of,
 )
@@ -49,9 +48,9 @@ from .match_formats import (
 from .match_results import frozen_draws, history
 from .match_settings import MatchFormat, MatchSettings
 from .messaging import event_topic
-from .models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, ProgressItem, RoundItem
+from .models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, RoundItem
 from .pairs import entrants, list_teams
-from .rounds import round_salt
+from .rounds import round_salt, store_round, stored_round
 from .runtime import Runtime
 
 
@@ -323,10 +322,9 @@ def forfeit_points(g: Game, options: Any) -> tuple[int, int]:
 
 def _round_item(event: EventItem, round_no: int) -> RoundItem:
     event_id = event_id_of(event)
-    try:
-        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
-    except DoesNotExist:
-        pass
+    stored = stored_round(event_id, round_no)
+    if stored is not None:
+        return stored
     pairing = get_pairing(event, round_no)  # an override stored before wins
     if not pairing["stored"]:
         save_computed_pairing(event, round_no)
@@ -383,11 +381,4 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
         byes=[bye] if bye else [],
         forfeits=pairing.get("forfeits") or [],
     )
-    try:
-        item.save(condition=RoundItem.sk.does_not_exist())
-    except PutError:
-        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
-    progress = ProgressItem(event_pk(event_id), progress_sk(round_no), boards_total=len(rows))
-    with contextlib.suppress(PutError):
-        progress.save(condition=ProgressItem.sk.does_not_exist())
-    return item
+    return store_round(event_id, round_no, item)

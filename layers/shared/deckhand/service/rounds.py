@@ -15,7 +15,7 @@ import json
 import secrets
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
+from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError, UpdateError
 
 from ..competition import swiss
 from ..engines.common.cards import format_cards, make_deck
@@ -252,12 +252,51 @@ def _round_exists(event_id: str, round_no: int) -> bool:
     return True
 
 
+def stored_round(event_id: str, round_no: int) -> RoundItem | None:
+    """The round as stored, its board counter made sure of (see :func:`store_round`); None if not stored."""
+    try:
+        item = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
+    except DoesNotExist:
+        return None
+    _make_sure_of_progress(event_id, round_no, item.boards_total)
+    return item
+
+
+def store_round(event_id: str, round_no: int, item: RoundItem) -> RoundItem:
+    """Save a new round with its board counter in one transaction: a crash between two writes once left
+    a round without its counter, whose boards then counted into one with no total, so the round never
+    ended. A deal retried or raced finds the round stored, and gets that one."""
+    progress = ProgressItem(event_pk(event_id), progress_sk(round_no), boards_total=item.boards_total)
+    try:
+        with transaction() as tx:
+            tx.save(item, condition=RoundItem.sk.does_not_exist())
+            tx.save(progress, condition=ProgressItem.sk.does_not_exist())
+    except TransactWriteError:
+        stored = stored_round(event_id, round_no)
+        if stored is None:
+            raise
+        return stored
+    return item
+
+
+def _make_sure_of_progress(event_id: str, round_no: int, total: int) -> None:
+    """The round's counter, with its total: written if missing, its total set if a count was added to
+    a counter that was missing (a round stored by a venue that crashed between the two writes)."""
+    with contextlib.suppress(UpdateError):
+        ProgressItem(event_pk(event_id), progress_sk(round_no)).update(
+            actions=[
+                ProgressItem.boards_total.set(total),
+                ProgressItem.boards_done.set(ProgressItem.boards_done | 0),
+            ],
+            condition=ProgressItem.boards_total.does_not_exist(),
+        )
+
+
 def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem:
     event_id = event_id_of(event)
-    try:
-        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
-    except DoesNotExist:
-        pass
+    stored = stored_round(event_id, round_no)
+    if stored is not None:
+        return stored
     g = game(event.ruleset)
     seating = _seating(event, round_no)
     venue_tables = list_tables(event_id)
@@ -295,14 +334,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
         boards_total=len(rows) * len(boards),
         started_at=now_ms(),
     )
-    try:
-        item.save(condition=RoundItem.sk.does_not_exist())
-    except PutError:
-        return RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
-    progress = ProgressItem(event_pk(event_id), progress_key(round_no), boards_total=item.boards_total)
-    with contextlib.suppress(PutError):  # a retried deal finds it there
-        progress.save(condition=ProgressItem.sk.does_not_exist())
-    return item
+    return store_round(event_id, round_no, item)
 
 
 def round_salt(event: EventItem, round_no: int) -> str:

@@ -43,6 +43,7 @@ from .models import (
     transaction,
 )
 from .records import add_duplicate_records
+from .rounds import stored_round
 from .runtime import Runtime
 
 AI_PLAYER = "AI"
@@ -211,6 +212,12 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
         progress = ProgressItem.get(event_pk(event_id), progress_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return
+    if progress.boards_total is None:
+        # Counted into before the round's counter existed (a round stored by a venue that crashed
+        # between its two writes, before they were one): its total is set from the round now.
+        if stored_round(event_id, round_no) is None:
+            return
+        progress.refresh(consistent_read=True)
     if progress.boards_done < progress.boards_total:
         return  # the common case: one small read
     try:
