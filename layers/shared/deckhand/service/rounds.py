@@ -282,7 +282,7 @@ def store_round(event_id: str, round_no: int, item: RoundItem) -> RoundItem:
 def _make_sure_of_progress(event_id: str, round_no: int, total: int) -> None:
     """The round's counter, with its total: written if missing, its total set if a count was added to
     a counter that was missing (a round stored by a venue that crashed between the two writes)."""
-    with contextlib.suppress(UpdateError):
+    try:
         ProgressItem(event_pk(event_id), progress_sk(round_no)).update(
             actions=[
                 ProgressItem.boards_total.set(total),
@@ -290,6 +290,9 @@ def _make_sure_of_progress(event_id: str, round_no: int, total: int) -> None:
             ],
             condition=ProgressItem.boards_total.does_not_exist(),
         )
+    except UpdateError as exc:
+        if getattr(exc, "cause_response_code", "") != "ConditionalCheckFailedException":
+            raise  # not "it is there already": a fault the caller's retry must see
 
 
 def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem:
