@@ -103,7 +103,8 @@ def item_size(item: dict[str, Any]) -> int:
 
 def play_boards(boards: int, meter: Meter) -> dict[str, Any]:
     from backend import Backend, DeviceBot, create_table, setup_moto_env
-    from deckhand.service import board_store, rounds
+    from deckhand.service.boards import store as board_store
+    from deckhand.service.duplicate import rounds
     from moto import mock_aws
 
     setup_moto_env()
@@ -122,7 +123,7 @@ def play_boards(boards: int, meter: Meter) -> dict[str, Any]:
     }
     with mock_aws():
         create_table()
-        from deckhand.service import events
+        from deckhand.service.organiser import events
 
         b = Backend()
         events.create_event(event)
@@ -150,7 +151,7 @@ def play_boards(boards: int, meter: Meter) -> dict[str, Any]:
                 break
         scored = sum(1 for name, _ in b.invocations if name == "score")
         messages = b.publisher.sent[first:]
-        from deckhand.service.messaging import encode
+        from deckhand.service.infra.messaging import encode
 
         sizes = [len(encode(p)) for _, p in messages]
         final = board_store.load("cost", 1, "T1", str(boards))

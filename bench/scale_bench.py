@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 def database(kind: str) -> Iterator[str]:
     """The table, on a DynamoDB Local of its own (data on disk) or moto in-process; yields its label."""
     from backend import create_table
-    from deckhand.service import events, models
+    from deckhand.service.organiser import events
+    from deckhand.service.storage import models
 
     if kind == "moto":
         from moto import mock_aws
@@ -76,9 +77,12 @@ def run(args: argparse.Namespace, kind: str) -> None:
     from handlers import FakeContext, api_event, load_handler
 
     setup_moto_env()
-    from deckhand.service import board_store, lambda_runtime, rounds, tableboard
-    from deckhand.service.messaging import RecordingPublisher
-    from deckhand.service.runtime import Runtime
+    from deckhand.service.boards import store as board_store
+    from deckhand.service.boards import table as tableboard
+    from deckhand.service.duplicate import rounds
+    from deckhand.service.infra import lambda_runtime
+    from deckhand.service.infra.messaging import RecordingPublisher
+    from deckhand.service.infra.runtime import Runtime
 
     with database(kind) as label:
         fns = {name: load_handler(name) for name in ("api", "deal", "score")}

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from backend import THINGS, Backend, DeviceBot, FakeClock, create_table, setup_moto_env
-from deckhand.service import clock, keys, lambda_runtime, models
-from deckhand.service.messaging import RecordingPublisher
-from deckhand.service.runtime import Runtime
+from deckhand.service.infra import clock, lambda_runtime
+from deckhand.service.infra.messaging import RecordingPublisher
+from deckhand.service.infra.runtime import Runtime
+from deckhand.service.storage import keys, models
 from handlers import FakeContext, api_event, load_handler
 from moto import mock_aws
 

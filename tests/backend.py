@@ -9,9 +9,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from deckhand.engines.registry import game
-from deckhand.service import clock, devices, models, rounds, scoring, timers
-from deckhand.service.messaging import RecordingPublisher
-from deckhand.service.runtime import Runtime
+from deckhand.service.device_io import pipeline as devices
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.infra import clock
+from deckhand.service.infra.messaging import RecordingPublisher
+from deckhand.service.infra.runtime import Runtime
+from deckhand.service.schedule import sweep as timers
+from deckhand.service.storage import models
 from helpers import plays_in_any_order
 
 
@@ -94,7 +98,7 @@ def create_table() -> None:
     for model in (models._Base, *models.ALL_MODELS):
         model.Meta.host = None
     models.create_table()
-    from deckhand.service import events
+    from deckhand.service.organiser import events
 
     events._DEVICE_CACHE.clear()  # a new table: forget assignments cached from earlier tests
 
@@ -154,7 +158,7 @@ THINGS = [f"hs-{t}-{s}" for t in "AB" for s in range(4)]
 
 def prepare(b: Backend, **spec: Any) -> list[DeviceBot]:
     """Create the cup (``spec``: fields changed), register its players and tables; one bot per handset."""
-    from deckhand.service import events
+    from deckhand.service.organiser import events
 
     events.create_event({**CUP_EVENT, **spec})
     events.register_players("cup", [{"id": f"P{i}"} for i in range(1, 9)])
@@ -194,7 +198,7 @@ def run_round(b: Backend, bots: list[DeviceBot], limit: int = 5000) -> None:
 
 def event_outcome(event_id: str) -> dict[str, Any]:
     """What an event's run must reproduce: status, player numbers, results, standings, round ends."""
-    from deckhand.service import events
+    from deckhand.service.organiser import events
 
     event = events.get_event(event_id)
     # Play records in a fixed order: seats acting at once may arrive in another order in a run that

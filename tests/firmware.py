@@ -16,9 +16,9 @@ for folder in (ROOT / "device" / "lib", ROOT / "device" / "host"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from deckhand.service import devices  # noqa: E402
-from deckhand.service.messaging import MqttPublisher  # noqa: E402
-from deckhand.service.runtime import Runtime  # noqa: E402
+from deckhand.service.device_io import pipeline as devices  # noqa: E402
+from deckhand.service.infra.messaging import MqttPublisher  # noqa: E402
+from deckhand.service.infra.runtime import Runtime  # noqa: E402
 from deckhand_fw.app import build  # noqa: E402
 from deckhand_fw.hal.host import HostHal  # noqa: E402
 from deckhand_local.venue.bridge import Bridge as VenueBridge  # noqa: E402

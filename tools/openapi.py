@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from deckhand.service import idempotency
 from deckhand.service.api import build_app
+from deckhand.service.storage import idempotency
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "openapi.json"
 
@@ -50,7 +50,7 @@ def with_refusals(schema: dict[str, Any]) -> dict[str, Any]:
 
 def with_idempotency(schema: dict[str, Any]) -> dict[str, Any]:
     """Every POST's Idempotency-Key header and its answers: the rule is applied to every POST by one
-    middleware (service/idempotency.py), not declared route by route, so it is documented the same way."""
+    middleware (service/storage/idempotency.py), not declared route by route, so it is documented the same way."""
     components = schema.setdefault("components", {})
     components.setdefault("parameters", {})["IdempotencyKey"] = {
         "name": idempotency.HEADER,

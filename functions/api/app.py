@@ -4,7 +4,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from deckhand.service.api import build_app
-from deckhand.service.lambda_runtime import runtime
+from deckhand.service.infra.lambda_runtime import runtime
 
 logger = Logger(service="api")
 metrics = Metrics(namespace="Deckhand", service="api")

@@ -2,8 +2,8 @@
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
-from deckhand.service.lambda_runtime import runtime
-from deckhand.service.rounds import DealFailed, deal_round
+from deckhand.service.duplicate.rounds import DealFailed, deal_round
+from deckhand.service.infra.lambda_runtime import runtime
 
 logger = Logger(service="deal")
 metrics = Metrics(namespace="Deckhand", service="deal")

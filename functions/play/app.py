@@ -2,8 +2,8 @@
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
-from deckhand.service import devices
-from deckhand.service.lambda_runtime import runtime
+from deckhand.service.device_io import pipeline as devices
+from deckhand.service.infra.lambda_runtime import runtime
 
 logger = Logger(service="play")
 metrics = Metrics(namespace="Deckhand", service="play")

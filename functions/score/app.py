@@ -2,8 +2,8 @@
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
-from deckhand.service.lambda_runtime import runtime
-from deckhand.service.scoring import record_result
+from deckhand.service.duplicate.scoring import record_result
+from deckhand.service.infra.lambda_runtime import runtime
 
 logger = Logger(service="score")
 metrics = Metrics(namespace="Deckhand", service="score")

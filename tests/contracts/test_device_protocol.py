@@ -1,4 +1,4 @@
-"""The server's outgoing messages (``service/outgoing.py``) and the firmware's protocol module
+"""The server's outgoing messages (``service/infra/outgoing.py``) and the firmware's protocol module
 (``device/lib/deckhand_fw/protocol.py``) describe one protocol (docs/protocol.md): the same message
 kinds with the same fields both ways, what the firmware sends up parses on the server, and a game's
 screen offers only actions of the game's action schema."""
@@ -13,8 +13,9 @@ import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.registry import RULESETS, game
-from deckhand.service import device_messages, outgoing
-from deckhand.service.messaging import encode
+from deckhand.service.device_io import incoming as device_messages
+from deckhand.service.infra import outgoing
+from deckhand.service.infra.messaging import encode
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "device" / "lib") not in sys.path:

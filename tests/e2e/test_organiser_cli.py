@@ -108,7 +108,7 @@ def test_without_a_running_venue_the_command_says_so(capsys, monkeypatch, tmp_pa
 def test_a_post_retried_with_its_key_acts_once_on_the_venues_database(venue):
     import urllib.request
 
-    from deckhand.service import keys
+    from deckhand.service.storage import keys
 
     venue, state = venue
     info = json.loads((state / "venue.json").read_text())

@@ -51,7 +51,7 @@ def test_exported_standings_equal_the_core_recomputed_from_the_exported_logs(sma
 
 
 def test_commitments_are_revealed_and_verify(small_event):
-    from deckhand.service.rounds import commitment, deal_order
+    from deckhand.service.duplicate.rounds import commitment, deal_order
 
     _, document, _ = small_event
     for r in document["rounds"]:

@@ -7,7 +7,8 @@ from pathlib import Path
 import botocore.client
 import pytest
 from backend import Backend, create_table, prepare, setup_moto_env
-from deckhand.service import models, rounds
+from deckhand.service.duplicate import rounds
+from deckhand.service.storage import models
 from moto import mock_aws
 
 setup_moto_env()

@@ -98,7 +98,7 @@ def test_iot_rule_routes_device_topics_to_play_with_an_error_action(template):
 
 def test_iot_rule_passes_exactly_the_protocol_s_message_fields(template):
     """Not ``SELECT *``: a device's extra fields never reach the play function, nor its own ``thing``."""
-    from deckhand.service.outgoing import UP_FIELDS
+    from deckhand.service.infra.outgoing import UP_FIELDS
 
     (rule,) = resources(template, "AWS::IoT::TopicRule").values()
     sql = rule["Properties"]["TopicRulePayload"]["Sql"]
@@ -135,7 +135,7 @@ def test_openapi_document_is_current():
 
 
 def test_idempotency_records_expire_by_the_tables_ttl_and_the_api_may_write_them(template):
-    from deckhand.service import idempotency
+    from deckhand.service.storage import idempotency
 
     (table,) = resources(template, "AWS::DynamoDB::Table").values()
     ttl = table["Properties"]["TimeToLiveSpecification"]

@@ -14,9 +14,11 @@ from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.contract import outcome_of
 from deckhand.engines.registry import RULESETS, game
-from deckhand.service import board_log, board_progress, board_store
-from deckhand.service.keys import board_pk, deal_sk, event_pk
-from deckhand.service.models import BoardStateItem, DealItem
+from deckhand.service.boards import log as board_log
+from deckhand.service.boards import progress as board_progress
+from deckhand.service.boards import store as board_store
+from deckhand.service.storage.keys import board_pk, deal_sk, event_pk
+from deckhand.service.storage.models import BoardStateItem, DealItem
 from moto import mock_aws
 
 CARRYING = [r for r in RULESETS if game(r).carries]

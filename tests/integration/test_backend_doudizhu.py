@@ -7,8 +7,11 @@ from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
 from deckhand.engines.common.cards import format_cards
 from deckhand.engines.registry import game
-from deckhand.service import board_log, board_store, events, rounds, scoring
-from deckhand.service.models import DealItem
+from deckhand.service.boards import log as board_log
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.organiser import events
+from deckhand.service.storage.models import DealItem
 
 setup_moto_env()
 

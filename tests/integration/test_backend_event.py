@@ -4,7 +4,8 @@ from backend import CUP_EVENT, THINGS, Backend, DeviceBot, prepare, setup_moto_e
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
 from deckhand.engines.registry import game
-from deckhand.service import events, rounds, scoring
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.organiser import events
 
 setup_moto_env()
 
@@ -41,7 +42,7 @@ def test_whole_event_through_device_messages(backend):
     expected = standings_document(*standings(boards, ruleset), names)
     assert scoring.compute_standings(event, 2) == expected
     assert all(s["name"] == s["player"] for s in expected["standings"])
-    from deckhand.service.models import StandingsItem
+    from deckhand.service.storage.models import StandingsItem
 
     assert StandingsItem.get("EVENT#cup", "STANDINGS#002").document == expected
     assert sorted(s["player"] for s in expected["standings"]) == [f"P{i}" for i in range(1, 9)]
@@ -97,7 +98,7 @@ def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend
     deals = {f"1/{b}": rounds.deal_order(salt, 1, b, game("bigtwo-2017")) for b in ("1", "2")}
     assert rounds.commitment(salt, deals) == start[0]["commit"]
     # ...and the deals so recomputed are the ones that were played.
-    from deckhand.service import board_store
+    from deckhand.service.boards import store as board_store
 
     item = board_store.load("cup", 1, "A", "1")
     assert item.log and board_store.engine_of(item)[1].to_dict()["d"] == [
@@ -106,8 +107,9 @@ def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend
 
 
 def test_every_board_replays_from_its_log_to_the_stored_result(backend):
-    from deckhand.service import board_log, board_store
-    from deckhand.service.models import DealItem, ResultItem
+    from deckhand.service.boards import log as board_log
+    from deckhand.service.boards import store as board_store
+    from deckhand.service.storage.models import DealItem, ResultItem
 
     bots = prepare(backend)
     rounds.request_next_round(backend.rt, "cup")
@@ -125,7 +127,7 @@ def test_every_board_replays_from_its_log_to_the_stored_result(backend):
 
 
 def test_score_retries_never_count_twice(backend):
-    from deckhand.service.models import RoundItem
+    from deckhand.service.storage.models import RoundItem
 
     bots = prepare(backend)
     rounds.request_next_round(backend.rt, "cup")
@@ -143,8 +145,8 @@ def test_score_retries_never_count_twice(backend):
 
 def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(backend):
     from deckhand.engines.common.cards import format_cards
-    from deckhand.service import board_store
-    from deckhand.service.models import DealItem
+    from deckhand.service.boards import store as board_store
+    from deckhand.service.storage.models import DealItem
 
     bots = prepare(backend)
     rounds.request_next_round(backend.rt, "cup")
@@ -197,7 +199,7 @@ def test_the_round_status_seats_every_player_by_name_and_the_handset_only_for_st
 
 
 def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(backend):
-    from deckhand.service import referee
+    from deckhand.service.refereeing import actions as referee
 
     bots = prepare(backend)
     rounds.request_next_round(backend.rt, "cup")

@@ -4,7 +4,8 @@ import threading
 
 import pytest
 from backend import THINGS, Backend, create_table, prepare, setup_moto_env
-from deckhand.service import board_store, rounds
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import rounds
 from moto import mock_aws
 
 setup_moto_env()
@@ -307,7 +308,7 @@ def test_a_correct_deal_after_a_misread_resumes_the_stopped_board(started):
 
 
 def test_the_audit_counts_an_accepted_action_that_no_log_holds(started):
-    from deckhand.service.replay_audit import audit_event
+    from deckhand.service.refereeing.replay_audit import audit_event
 
     b, _ = started
     assert (

@@ -13,8 +13,12 @@ from typing import Any
 
 import pytest
 from deckhand.errors import DeckhandError
-from deckhand.service import events, match_results, match_rounds, pairs, referee, rounds
-from deckhand.service.round_boards import list_matches
+from deckhand.service.boards.round_boards import list_matches
+from deckhand.service.duplicate import rounds
+from deckhand.service.matches import results as match_results
+from deckhand.service.matches import round_of_matches as match_rounds
+from deckhand.service.organiser import events, pairs
+from deckhand.service.refereeing import actions as referee
 from test_backend_match import SeatBot, match_event, play
 
 ONE_BOARD = {"end_mode": "boards", "boards": 1}
@@ -244,7 +248,7 @@ def test_equal_summed_level_points_are_decided_by_one_extra_board(backend):
     _penalty(backend, "forfeit", "B1")  # game 2: A 18:0 — the sums are equal
     (m,) = [m for m in list_matches("league", 1) if m.table]
     assert m.status == "playing" and len(m.games) == 2 and m.rules["decider"] == m.boards[-1]
-    from deckhand.service import board_store
+    from deckhand.service.boards import store as board_store
 
     extra = board_store.load("league", 1, m.table, m.boards[-1])
     assert extra.carry["options"]["boards"] == 1 and extra.carry["options"]["draws"] is False

@@ -12,9 +12,10 @@ from deckhand.engines.common.cards import format_cards, make_deck, parse_cards
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.guandan.board import GuandanBoard
 from deckhand.engines.registry import game
-from deckhand.service import board_store, board_views
-from deckhand.service.keys import META, board_pk, deal_sk, device_pk, event_pk
-from deckhand.service.models import BoardStateItem, DealItem, DeviceItem
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards import views as board_views
+from deckhand.service.storage.keys import META, board_pk, deal_sk, device_pk, event_pk
+from deckhand.service.storage.models import BoardStateItem, DealItem, DeviceItem
 from moto import mock_aws
 
 setup_moto_env()

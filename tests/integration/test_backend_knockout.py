@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import pytest
 from deckhand.competition.matchplay import knockout
-from deckhand.service import events, match_results, match_rounds, pairs, rounds
-from deckhand.service.round_boards import list_matches
+from deckhand.service.boards.round_boards import list_matches
+from deckhand.service.duplicate import rounds
+from deckhand.service.matches import results as match_results
+from deckhand.service.matches import round_of_matches as match_rounds
+from deckhand.service.organiser import events, pairs
 from test_backend_match import PAIRS, THINGS, SeatBot, match_event, play
 
 KNOCKOUT = {"format": "knockout"}

@@ -15,10 +15,14 @@ from deckhand.competition.matchplay.entrants import MatchResult, ResultKind
 from deckhand.engines.common.cards import format_cards
 from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition
-from deckhand.service import board_store, events, match_results, match_rounds, pairs, rounds, scoring
-from deckhand.service.keys import event_pk, match_sk
-from deckhand.service.models import MatchItem, PairingItem, ProgressItem
-from deckhand.service.round_boards import list_matches
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards.round_boards import list_matches
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.matches import results as match_results
+from deckhand.service.matches import round_of_matches as match_rounds
+from deckhand.service.organiser import events, pairs
+from deckhand.service.storage.keys import event_pk, match_sk
+from deckhand.service.storage.models import MatchItem, PairingItem, ProgressItem
 
 setup_moto_env()
 
@@ -171,7 +175,7 @@ def test_an_override_is_checked_warned_and_logged(league):
     shown = match_rounds.override_pairing(events.get_event("league"), 2, rematch, None, "TV table", "org")
     assert shown["source"] == "override"
     assert {w["concern"] for w in shown["warnings"]} >= {"rematch"}
-    from deckhand.service.referee import audit_log
+    from deckhand.service.refereeing.actions import audit_log
 
     assert [e["kind"] for e in audit_log("league")] == ["pairing_override"]
     rounds.request_next_round(b.rt, "league")
@@ -249,7 +253,7 @@ def test_pairs_are_refused_for_a_duplicate_event_and_players_for_a_match_event(b
 
 
 def test_referee_penalties_apply_to_the_board_in_play_and_are_audited(league):
-    from deckhand.service import referee
+    from deckhand.service.refereeing import actions as referee
 
     b, bots = league
     rounds.request_next_round(b.rt, "league")
@@ -346,7 +350,8 @@ def test_the_clock_warns_then_takes_the_default_with_a_violation(league):
 def test_a_handset_calls_the_referee_and_play_goes_on(league):
     """Any seat, at any moment of a board: the call is noted on the board for the event's staff (the
     round's status) and in the audit, once per message and once a minute per seat; nothing else."""
-    from deckhand.service import referee, replay_audit
+    from deckhand.service.refereeing import actions as referee
+    from deckhand.service.refereeing import replay_audit
 
     b, bots = league
     rounds.request_next_round(b.rt, "league")

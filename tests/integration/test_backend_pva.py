@@ -5,7 +5,8 @@ import pytest
 from backend import DeviceBot, setup_moto_env
 from deckhand.competition.documents import parse_results
 from deckhand.engines.registry import game
-from deckhand.service import events, rounds, scoring
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.organiser import events
 
 setup_moto_env()
 

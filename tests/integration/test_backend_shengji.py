@@ -11,10 +11,13 @@ import pytest
 from backend import Backend, act
 from deckhand.engines.common.cards import format_cards, parse_cards
 from deckhand.engines.registry import game
-from deckhand.service import board_store, events, match_results, pairs, rounds
-from deckhand.service.match_settings import DEAL_MS
-from deckhand.service.replay_audit import audit_event
-from deckhand.service.round_boards import list_matches
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards.round_boards import list_matches
+from deckhand.service.duplicate import rounds
+from deckhand.service.matches import results as match_results
+from deckhand.service.organiser import events, pairs
+from deckhand.service.organiser.match_settings import DEAL_MS
+from deckhand.service.refereeing.replay_audit import audit_event
 from test_backend_match import PAIRS, THINGS, SeatBot, match_event
 
 YAOJI = "shengji-yaoji2010"
@@ -278,7 +281,7 @@ def test_the_pacer_gives_each_card_out_when_it_falls_due_and_hands_over_past_its
     """AWS sweeps once a minute: a board the server deals gets a pacer (the timers function given the
     board), started with the board; it sleeps until each card is due and gives it out, each card once
     however many pacers and sweeps run."""
-    from deckhand.service import pacing
+    from deckhand.service.schedule import pacing
 
     prepare(backend)
     rounds.request_next_round(backend.rt, "league")
@@ -306,8 +309,8 @@ def test_the_pacer_gives_each_card_out_when_it_falls_due_and_hands_over_past_its
 
 
 def test_the_referee_has_the_server_deal_when_a_dealing_table_fails_mid_deal(backend):
-    from deckhand.service import referee
-    from deckhand.service.models import MatchItem
+    from deckhand.service.refereeing import actions as referee
+    from deckhand.service.storage.models import MatchItem
 
     prepare(backend, dealers=True)
     rounds.request_next_round(backend.rt, "league")
@@ -337,7 +340,7 @@ def test_the_referee_has_the_server_deal_when_a_dealing_table_fails_mid_deal(bac
 
 
 def match_key(table: str) -> tuple[str, str]:
-    from deckhand.service.keys import event_pk, match_sk
+    from deckhand.service.storage.keys import event_pk, match_sk
 
     return event_pk("league"), match_sk(1, table)
 

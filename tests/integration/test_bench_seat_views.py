@@ -4,7 +4,7 @@ that never comes and its decision runs out on the clock (the small soak's baseli
 four show decisions of a board that way); a change the seat is shown must."""
 
 from backend import cup_started
-from deckhand.service import board_store
+from deckhand.service.boards import store as board_store
 from deckhand_local.venue.seat_views import DatabaseSeatViews
 
 

@@ -6,9 +6,11 @@ import json
 import pytest
 from backend import FakeClock, create_table, setup_moto_env
 from deckhand.errors import DeckhandError
-from deckhand.service import clock, events, keys, lambda_runtime, models
-from deckhand.service.messaging import RecordingPublisher
-from deckhand.service.runtime import Runtime
+from deckhand.service.infra import clock, lambda_runtime
+from deckhand.service.infra.messaging import RecordingPublisher
+from deckhand.service.infra.runtime import Runtime
+from deckhand.service.organiser import events
+from deckhand.service.storage import keys, models
 from deckhand_local.cli.organiser import ApiClient, ApiError
 from deckhand_local.venue.http_adapter import ApiServer
 from handlers import FakeContext, load_handler

@@ -2,8 +2,9 @@
 bench's devices beside a venue, one test after another) never answers from the other one's."""
 
 from backend import setup_moto_env
-from deckhand.service import events, models
-from deckhand.service.keys import META, device_pk
+from deckhand.service.organiser import events
+from deckhand.service.storage import models
+from deckhand.service.storage.keys import META, device_pk
 from moto import mock_aws
 
 setup_moto_env()

@@ -8,8 +8,11 @@ from backend import FakeClock, create_table, setup_moto_env
 from deckhand.engines.bigtwo.board import SeatView
 from deckhand.engines.bigtwo.bot import BigTwoBot
 from deckhand.engines.common.cards import format_cards
-from deckhand.service import board_store, clock, events, rounds, scoring
-from deckhand.service.models import DealItem
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.infra import clock
+from deckhand.service.organiser import events
+from deckhand.service.storage.models import DealItem
 from firmware import Bridge, Device, start_broker
 from moto import mock_aws
 

@@ -10,7 +10,7 @@ import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.registry import RULESETS, game
-from deckhand.service import outgoing
+from deckhand.service.infra import outgoing
 
 ROOT = Path(__file__).resolve().parents[2]
 MP = ROOT / "tools" / "mp"

@@ -8,10 +8,11 @@ from collections import Counter
 
 import boto3
 from backend import THINGS, Backend, create_table, prepare, setup_moto_env
-from deckhand.service import lambda_runtime, rounds
-from deckhand.service.messaging import RecordingPublisher
-from deckhand.service.models import _Base
-from deckhand.service.runtime import Runtime
+from deckhand.service.duplicate import rounds
+from deckhand.service.infra import lambda_runtime
+from deckhand.service.infra.messaging import RecordingPublisher
+from deckhand.service.infra.runtime import Runtime
+from deckhand.service.storage.models import _Base
 from handlers import FakeContext, api_event, load_handler
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

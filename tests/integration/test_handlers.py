@@ -10,9 +10,9 @@ from deckhand.competition.standings import standings
 from deckhand.engines.bigtwo.board import SeatView
 from deckhand.engines.bigtwo.bot import BigTwoBot
 from deckhand.engines.common.cards import format_cards
-from deckhand.service import clock, lambda_runtime
-from deckhand.service.messaging import RecordingPublisher
-from deckhand.service.runtime import Runtime
+from deckhand.service.infra import clock, lambda_runtime
+from deckhand.service.infra.messaging import RecordingPublisher
+from deckhand.service.infra.runtime import Runtime
 from deckhand_local.cli.competition import run_standings
 from handlers import FakeContext, api_event, load_handler, sample
 from moto import mock_aws

@@ -1,4 +1,4 @@
-"""Idempotent POSTs (service/idempotency.py): a retry with the same Idempotency-Key gets the first answer
+"""Idempotent POSTs (service/storage/idempotency.py): a retry with the same Idempotency-Key gets the first answer
 and changes nothing; through the api handler as Lambda calls it, under moto."""
 
 import json
@@ -6,9 +6,11 @@ import json
 import pytest
 from aws_lambda_powertools.event_handler import Response
 from backend import FakeClock, create_table, setup_moto_env
-from deckhand.service import clock, events, idempotency, keys, lambda_runtime, models
-from deckhand.service.messaging import RecordingPublisher
-from deckhand.service.runtime import Runtime
+from deckhand.service.infra import clock, lambda_runtime
+from deckhand.service.infra.messaging import RecordingPublisher
+from deckhand.service.infra.runtime import Runtime
+from deckhand.service.organiser import events
+from deckhand.service.storage import idempotency, keys, models
 from handlers import FakeContext, api_event, load_handler
 from moto import mock_aws
 

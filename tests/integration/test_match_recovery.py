@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import pytest
 from backend import act
-from deckhand.service import board_store, events, match_formats, match_rounds, pairs, referee, rounds
-from deckhand.service.keys import event_pk, match_sk
-from deckhand.service.models import AuditItem, MatchItem, TeamItem
-from deckhand.service.outage import Outage, stop_clocks
-from deckhand.service.records import play_record
-from deckhand.service.replay_audit import audit_event
-from deckhand.service.round_boards import list_matches
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards.records import play_record
+from deckhand.service.boards.round_boards import list_matches
+from deckhand.service.duplicate import rounds
+from deckhand.service.matches import formats as match_formats
+from deckhand.service.matches import round_of_matches as match_rounds
+from deckhand.service.organiser import events, pairs
+from deckhand.service.refereeing import actions as referee
+from deckhand.service.refereeing.outage import Outage, stop_clocks
+from deckhand.service.refereeing.replay_audit import audit_event
+from deckhand.service.storage.keys import event_pk, match_sk
+from deckhand.service.storage.models import AuditItem, MatchItem, TeamItem
 from test_backend_match import THINGS, match_event, play, prepare
 
 

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 from backend import prepare, setup_moto_env
-from deckhand.service import board_store, models, rounds
-from deckhand.service.keys import AUDIT_PREFIX, event_pk
-from deckhand.service.models import AuditItem
-from deckhand.service.outage import KIND, Outage, shift_board, stop_clocks
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import rounds
+from deckhand.service.refereeing.outage import KIND, Outage, shift_board, stop_clocks
+from deckhand.service.storage import models
+from deckhand.service.storage.keys import AUDIT_PREFIX, event_pk
+from deckhand.service.storage.models import AuditItem
 from deckhand_local.venue.heartbeat import Heartbeat
 
 setup_moto_env()

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 from backend import setup_moto_env
-from deckhand.service.messaging import IotDataPublisher, MqttPublisher, RecordingPublisher, down_topic
+from deckhand.service.infra.messaging import IotDataPublisher, MqttPublisher, RecordingPublisher, down_topic
 from moto import mock_aws
 
 setup_moto_env()

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 from backend import SEEDED, Backend, Crash, event_outcome, play_event, prepare, run_round, setup_moto_env
-from deckhand.service import board_store, rounds, tableboard
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards import table as tableboard
+from deckhand.service.duplicate import rounds
 
 setup_moto_env()
 

@@ -21,8 +21,10 @@ from backend import (
     run_round,
     setup_moto_env,
 )
-from deckhand.service import api, events, rounds
-from deckhand.service.models import DealItem
+from deckhand.service import api
+from deckhand.service.duplicate import rounds
+from deckhand.service.organiser import events
+from deckhand.service.storage.models import DealItem
 from deckhand_local.cli import events_cli
 from deckhand_local.cli.main import main
 from deckhand_local.cli.organiser import ApiError
@@ -179,7 +181,7 @@ def test_a_deal_killed_as_it_stores_the_round_stores_it_whole_on_its_retry(refer
     """The round and its board counter are one write: a deal killed at that write leaves neither, and
     its retry stores both (a venue killed between the two, when they were two, left a round without
     its counter; its boards then counted into a counter with no total, and the round never ended)."""
-    from deckhand.service.keys import round_sk
+    from deckhand.service.storage.keys import round_sk
     from pynamodb.transactions import TransactWrite
 
     bots = register(backend, [TABLE_A, TABLE_B])
@@ -208,8 +210,8 @@ def test_a_deal_killed_as_it_stores_the_round_stores_it_whole_on_its_retry(refer
 def test_a_round_stored_without_its_counter_still_ends(reference, backend):
     """A round a venue stored before the two writes were one, and died between them: its boards' counts
     went into a counter without a total. The round still ends, with the same results."""
-    from deckhand.service.keys import event_pk, progress_sk
-    from deckhand.service.models import ProgressItem
+    from deckhand.service.storage.keys import event_pk, progress_sk
+    from deckhand.service.storage.models import ProgressItem
 
     bots = register(backend, [TABLE_A, TABLE_B])
     assert rounds.request_next_round(backend.rt, "cup") == 1

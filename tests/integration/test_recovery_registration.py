@@ -16,8 +16,8 @@ from backend import (
     play_event,
     setup_moto_env,
 )
-from deckhand.service import events
-from deckhand.service.keys import player_of
+from deckhand.service.organiser import events
+from deckhand.service.storage.keys import player_of
 
 setup_moto_env()
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from backend import SEEDED, Backend, Crash, event_outcome, play_event, prepare, setup_moto_env
-from deckhand.service import events, rounds, scoring
-from deckhand.service.keys import ACTIVE
-from deckhand.service.models import ActiveItem
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.organiser import events
+from deckhand.service.storage.keys import ACTIVE
+from deckhand.service.storage.models import ActiveItem
 
 setup_moto_env()
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from backend import SEEDED, event_outcome, prepare, run_round, setup_moto_env
-from deckhand.service import rounds
-from deckhand.service.runtime import Runtime
+from deckhand.service.duplicate import rounds
+from deckhand.service.infra.runtime import Runtime
 
 setup_moto_env()
 

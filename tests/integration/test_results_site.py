@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from backend import THINGS, DeviceBot, run_round
-from deckhand.service import events, rounds, scoring
-from deckhand.service.disclosure import last_round_shown
+from deckhand.service.duplicate import rounds, scoring
+from deckhand.service.organiser import events
+from deckhand.service.organiser.disclosure import last_round_shown
 from deckhand_local.site.build import build_site
 
 HOSTILE = "<script>alert('x')</script>"

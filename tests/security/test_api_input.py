@@ -4,7 +4,7 @@ export or a screen say something else than what is stored."""
 
 import pytest
 from api_calls import EVENT, PLAYERS, api_under_moto, call
-from deckhand.service import events
+from deckhand.service.organiser import events
 
 BIG = 10**38  # one more than DynamoDB's 38 digits hold
 

@@ -3,7 +3,7 @@ is played, so a deal changed after the commitment was published would be caught 
 
 import pytest
 from backend import THINGS, cup_started, setup_moto_env
-from deckhand.service import rounds
+from deckhand.service.duplicate import rounds
 
 setup_moto_env()
 

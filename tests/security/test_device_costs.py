@@ -17,7 +17,9 @@ from typing import Any
 import botocore.client
 import pytest
 from backend import THINGS, Backend, create_table, prepare, run_round, setup_moto_env
-from deckhand.service import board_progress, board_store, rounds
+from deckhand.service.boards import progress as board_progress
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import rounds
 from moto import mock_aws
 
 setup_moto_env()

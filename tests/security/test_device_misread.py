@@ -7,7 +7,8 @@ the referee (the round's status) keep the detail.
 
 import pytest
 from backend import THINGS, Backend, act, cup_started, setup_moto_env
-from deckhand.service import board_store, rounds
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import rounds
 
 setup_moto_env()
 

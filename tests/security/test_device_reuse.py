@@ -9,9 +9,12 @@ import time
 
 import pytest
 from backend import CUP_EVENT, THINGS, Backend, create_table, play_event, prepare, setup_moto_env
-from deckhand.service import board_store, devices, events, rounds
-from deckhand.service.keys import META, device_pk
-from deckhand.service.models import DeviceItem
+from deckhand.service.boards import store as board_store
+from deckhand.service.device_io import pipeline as devices
+from deckhand.service.duplicate import rounds
+from deckhand.service.organiser import events
+from deckhand.service.storage.keys import META, device_pk
+from deckhand.service.storage.models import DeviceItem
 from moto import mock_aws
 
 setup_moto_env()

@@ -3,7 +3,8 @@ route that changes an event, or shows its staff's records, checks the caller's r
 
 import pytest
 from api_calls import ALICE, BOB, CAROL, EVENT, PLAYERS, TABLES, api_under_moto, call
-from deckhand.service import events, keys, models
+from deckhand.service.organiser import events
+from deckhand.service.storage import keys, models
 
 
 @pytest.fixture

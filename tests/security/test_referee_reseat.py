@@ -1,4 +1,4 @@
-"""A referee re-seats a player of the round in play (service/reseat.py) through the API (moto): from
+"""A referee re-seats a player of the round in play (service/refereeing/reseat.py) through the API (moto): from
 each table's next board not yet begun, a swap with whoever sat there; checked before anything is
 written (no board in play changes hands, nobody plays a board twice), audited, and the handset of
 the new seat plays for the player."""
@@ -10,11 +10,12 @@ from api_calls import BOB, EVENT, PLAYERS, audit, call
 from api_calls import api_under_moto as api_on
 from backend import THINGS, Backend, DeviceBot, run_round
 from deckhand.engines.contract import Rejected
-from deckhand.service import board_store, keys, models
-from deckhand.service import reseat as reseat_module
-from deckhand.service.events import get_event
-from deckhand.service.messaging import down_topic
-from deckhand.service.reseat import _check_waiting
+from deckhand.service.boards import store as board_store
+from deckhand.service.infra.messaging import down_topic
+from deckhand.service.organiser.events import get_event
+from deckhand.service.refereeing import reseat as reseat_module
+from deckhand.service.refereeing.reseat import _check_waiting
+from deckhand.service.storage import keys, models
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""A referee's artificial score for a board the table could not play (service/unplayed_boards.py)
+"""A referee's artificial score for a board the table could not play (service/refereeing/unplayed_boards.py)
 through the API (moto): the board — never begun there, or stuck mid-play — is ended unplayed in one
 conditional write, its result written ``not_played`` and counted once, the table goes on to its next
 board and the round completes; refusals change nothing, a retry counts nothing twice, a play racing
@@ -11,7 +11,11 @@ import pytest
 from api_calls import ALICE, BOB, EVENT, artificial_score, audit, call, cup_dealt
 from backend import run_round
 from deckhand.engines.contract import Rejected
-from deckhand.service import board_progress, board_store, keys, models, replay_audit, scoring, unplayed_boards
+from deckhand.service.boards import progress as board_progress
+from deckhand.service.boards import store as board_store
+from deckhand.service.duplicate import scoring
+from deckhand.service.refereeing import replay_audit, unplayed_boards
+from deckhand.service.storage import keys, models
 from deckhand_local.site import model
 
 KINDS = ["average_plus", "average_minus", "average", "averaged"]

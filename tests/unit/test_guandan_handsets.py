@@ -17,8 +17,9 @@ from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.contract import Rejected
 from deckhand.engines.registry import game
-from deckhand.service import device_messages, outgoing
-from deckhand.service.messaging import encode
+from deckhand.service.device_io import incoming as device_messages
+from deckhand.service.infra import outgoing
+from deckhand.service.infra.messaging import encode
 from deckhand_local.venue.simulated import BotHandset
 
 ROOT = Path(__file__).resolve().parents[2]

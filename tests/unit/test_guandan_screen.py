@@ -17,8 +17,8 @@ from deckhand.engines.guandan.combos import beats, readings
 from deckhand.engines.guandan.legal import legal_plays
 from deckhand.engines.guandan.screen import MAX_READINGS, accepted_readings, offer, screen
 from deckhand.engines.registry import game
-from deckhand.service import outgoing
-from deckhand.service.messaging import encode
+from deckhand.service.infra import outgoing
+from deckhand.service.infra.messaging import encode
 
 SPEC = game("guandan-2023")
 DECK = make_deck(decks=2, jokers=True)

@@ -1,4 +1,4 @@
-"""Brackets as the service plays them (service/knockouts.py): waves of ready matches, the rounds a
+"""Brackets as the service plays them (service/matches/knockouts.py): waves of ready matches, the rounds a
 field takes, eliminations and places (RULES.md §4.3 Single and Double elimination)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 from deckhand.competition.matchplay import knockout
 from deckhand.competition.matchplay.knockout import FinalReset, ThirdPlace
-from deckhand.service.knockouts import BracketRun
+from deckhand.service.matches.knockouts import BracketRun
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

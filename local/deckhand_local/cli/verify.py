@@ -16,10 +16,10 @@ from typing import Any, TextIO
 
 from deckhand.engines.registry import game
 from deckhand.errors import DeckhandError
-from deckhand.service.match_boards import match_deal
-from deckhand.service.match_rounds import round_commitment
-from deckhand.service.records import hand_record
-from deckhand.service.rounds import commitment, deal_order
+from deckhand.service.boards.match_boards import match_deal
+from deckhand.service.boards.records import hand_record
+from deckhand.service.duplicate.rounds import commitment, deal_order
+from deckhand.service.matches.round_of_matches import round_commitment
 
 
 def _map(value: Any) -> Mapping[str, Any]:

@@ -3,7 +3,7 @@
 when the export changes and refreshed by the browser until the event is finished.
 
 Only what the public may see: the export and the round status are asked as a viewer with no role
-in the event (service/disclosure.py): nothing of a round in play but how far each table is. What
+in the event (service/organiser/disclosure.py): nothing of a round in play but how far each table is. What
 is fetched is kept for a few seconds, so a hall full of phones costs one export every few seconds.
 """
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from deckhand.service.outgoing import UP_FIELDS
+from deckhand.service.infra.outgoing import UP_FIELDS
 from paho.mqtt.enums import CallbackAPIVersion
 
 from .credentials import SERVER, server_client_id

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckhand.service import board_store
-from deckhand.service.events import NotFound, get_event
-from deckhand.service.keys import AUDIT_PREFIX, event_pk
-from deckhand.service.models import AuditItem
-from deckhand.service.outage import KIND
-from deckhand.service.round_boards import boards_of_round
-from deckhand.service.rounds import get_progress, get_round
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards.round_boards import boards_of_round
+from deckhand.service.duplicate.rounds import get_progress, get_round
+from deckhand.service.organiser.events import NotFound, get_event
+from deckhand.service.refereeing.outage import KIND
+from deckhand.service.storage.keys import AUDIT_PREFIX, event_pk
+from deckhand.service.storage.models import AuditItem
 
 
 def comparable(export: dict[str, Any]) -> dict[str, Any]:

@@ -109,8 +109,8 @@ class CrashSoak:
         self.log.flush()
 
     def run(self) -> SoakResult:
-        from deckhand.service import models
-        from deckhand.service.replay_audit import audit_event
+        from deckhand.service.refereeing.replay_audit import audit_event
+        from deckhand.service.storage import models
 
         began = time.monotonic()
         self.say(f"Starting the venue ({self.venue.start():.1f} s)")
@@ -173,7 +173,7 @@ class CrashSoak:
         self.say(f"Event {EVENT_ID!r}: {self.tables} tables, {self.rounds} rounds × {self.boards} boards")
 
     def _play_round(self, number: int, kills: int) -> None:
-        from deckhand.service.rounds import round_status
+        from deckhand.service.duplicate.rounds import round_status
 
         self._post_round(number)
         self.say(f"Round {number}: requested")
@@ -248,7 +248,7 @@ class CrashSoak:
         return kind, time.monotonic() + self.random.uniform(*self.gap_seconds)
 
     def _event_status(self) -> str | None:
-        from deckhand.service.events import get_event
+        from deckhand.service.organiser.events import get_event
 
         try:
             return str(get_event(EVENT_ID).status)

@@ -25,7 +25,7 @@ from deckhand.competition.match_render import (
 from deckhand.competition.render import board_results_csv, results_html, standings_csv
 from deckhand.engines.registry import DEFAULT, game
 from deckhand.engines.spec import Competition
-from deckhand.service.clock import set_clock
+from deckhand.service.infra.clock import set_clock
 
 from ..cli.organiser import ApiClient
 from .event_setup import EventShape, make_devices, register
@@ -181,7 +181,7 @@ class DemoEvent:
             for number in range(1, self.rounds + 1):
                 self._play_round(api, venue, number)
             result = self._finish(api)
-            from deckhand.service.replay_audit import audit_event
+            from deckhand.service.refereeing.replay_audit import audit_event
 
             # Read straight from the venue's DynamoDB, before it stops.
             self.audit = audit_event("demo", accepted=venue.bridge.accepted)
@@ -344,8 +344,8 @@ class DemoEvent:
     def _sweep_due(self, venue: Venue, number: int) -> bool:
         """The timers' work on the boards that have a card or a decision due now (their devices' last
         views say which): what the venue's sweep would do there, in step with the simulated clock."""
-        from deckhand.service.lambda_runtime import runtime
-        from deckhand.service.timers import sweep_boards
+        from deckhand.service.infra.lambda_runtime import runtime
+        from deckhand.service.schedule.sweep import sweep_boards
 
         due = self.clock.now()
         boards = sorted({(self.table_of[t], b) for t, b in venue.sent.due_boards(due) if t in self.table_of})

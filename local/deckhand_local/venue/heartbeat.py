@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from deckhand.service.clock import now_ms
-from deckhand.service.outage import Outage, Stopped, stop_clocks
+from deckhand.service.infra.clock import now_ms
+from deckhand.service.refereeing.outage import Outage, Stopped, stop_clocks
 
 from .state_folder import write_private
 

@@ -86,7 +86,7 @@ Attempt = tuple[Job, int]  # a job and how many times it has failed so far
 
 
 # Work the venue's own sweep does (every second): a paced deal's cards are given out by it, so its
-# pacer (service/pacing.py: AWS's schedule runs once a minute) is not run here.
+# pacer (service/schedule/pacing.py: AWS's schedule runs once a minute) is not run here.
 SWEPT_HERE = frozenset({"pace"})
 
 

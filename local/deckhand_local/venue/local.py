@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from deckhand.errors import VenueStartError
-from deckhand.service import lambda_runtime, models
-from deckhand.service.messaging import MqttPublisher
-from deckhand.service.runtime import Runtime
+from deckhand.service.infra import lambda_runtime
+from deckhand.service.infra.messaging import MqttPublisher
+from deckhand.service.infra.runtime import Runtime
+from deckhand.service.storage import models
 
 from ..site.live import LiveSite
 from . import organisers
@@ -57,7 +58,7 @@ log = logging.getLogger(__name__)
 def table_of(thing: str) -> str | None:
     """The table a thing is at (None: at none), so the bridge keeps one table's messages in order. A
     database read (cached): the bridge asks it on a worker, never on the thread that receives."""
-    from deckhand.service.events import get_device
+    from deckhand.service.organiser.events import get_device
 
     device = get_device(thing)
     return None if device is None else f"{device.event_id}/{device.table}"
@@ -402,7 +403,7 @@ def forget_credentials() -> None:
 
 def registered_things() -> list[str]:
     """Every thing registered at a table of the venue's table (a scan: only mosquitto needs it)."""
-    from deckhand.service.models import DeviceItem
+    from deckhand.service.storage.models import DeviceItem
 
     return [item.pk.removeprefix("DEVICE#") for item in DeviceItem.scan(DeviceItem.pk.startswith("DEVICE#"))]
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from deckhand.service.messaging import Publisher
+from deckhand.service.infra.messaging import Publisher
 
 TICK_MS = 1000
 SEAT_VIEWS_KEPT = 16  # per device: its latest views (a settled device shows one of them)

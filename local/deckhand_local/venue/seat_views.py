@@ -8,9 +8,9 @@ import threading
 import time
 from typing import Any
 
-from deckhand.service import board_store
-from deckhand.service.board_views import view_message
-from deckhand.service.events import get_device
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards.views import view_message
+from deckhand.service.organiser.events import get_device
 
 KEPT = 4096  # views remembered (a device asks again for the view it shows)
 # A view not found (the stored board is already newer than the screen, or the database is restarting)

@@ -1,11 +1,11 @@
 """The organiser and referee REST API (Powertools resolver); the OpenAPI document is generated from it.
 
 Every route is behind IAM authorization in API Gateway (template.yaml); the caller's verified
-identity then decides what it may do to an event (service/access.py: owner, organisers, referees).
+identity then decides what it may do to an event (service/organiser/access.py: owner, organisers, referees).
 Bodies are validated by their strict pydantic models (service/bodies.py); a bad body is a 422 in the
 same ``{"error": …}`` shape as every other refusal, naming the field, and nothing is written. Every
 POST takes an ``Idempotency-Key`` header: a retry with the same key gets the first answer and changes
-nothing (service/idempotency.py).
+nothing (service/storage/idempotency.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from ..competition import match_render
 from ..competition.render import results_html, standings_csv
 from ..engines.contract import Rejected
 from ..errors import DeckhandError
-from . import access, events, idempotency, match_rounds, pairs, referee, rounds, scoring
 from .bodies import (
     EventSpec,
     PairingBody,
@@ -35,10 +34,15 @@ from .bodies import (
     TablesBody,
     validation_error,
 )
-from .disclosure import deals_from, last_round_shown
-from .keys import player_of, table_of, team_of
-from .models import EventItem
-from .runtime import Runtime
+from .duplicate import rounds, scoring
+from .infra.runtime import Runtime
+from .matches import round_of_matches as match_rounds
+from .organiser import access, events, pairs
+from .organiser.disclosure import deals_from, last_round_shown
+from .refereeing import actions as referee
+from .storage import idempotency
+from .storage.keys import player_of, table_of, team_of
+from .storage.models import EventItem
 
 
 def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
@@ -206,7 +210,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 
     @app.get("/events/<event_id>/results")
     def results(event_id: str) -> dict[str, Any]:
-        """Board results of the rounds that are done (service/disclosure.py)."""
+        """Board results of the rounds that are done (service/organiser/disclosure.py)."""
         event = events.get_event(event_id)
         return scoring.results_export(event, last_round_shown(event))
 

@@ -55,7 +55,7 @@ class Body(BaseModel):
 
 
 class MatchSpec(Body):
-    """A match event's settings (service/match_settings.py checks the options' documents)."""
+    """A match event's settings (service/organiser/match_settings.py checks the options' documents)."""
 
     format: Literal[
         "swiss", "round_robin", "knockout", "double_elimination", "swiss_with_cut", "swiss_then_knockout"

@@ -1,0 +1,69 @@
+"""What each seat's device is shown of a board: its own view only, drawn by the game's screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engines.common.cards import format_cards
+from ...engines.contract import Board
+from ...engines.registry import game
+from ..infra import outgoing
+from ..infra.messaging import Publisher, down_topic
+from ..storage.models import BoardStateItem
+from .clocks import time_left
+from .log import ended_unplayed
+from .store import engine_of
+
+# What the handsets of a board the referee ended unplayed (service/refereeing/unplayed_boards.py) show of it.
+NOT_PLAYED = "board not played: ended by the referee"
+
+
+def view_message(item: BoardStateItem, seat: int, board: Board | None = None) -> dict[str, Any]:
+    """The seat's ``view`` (device protocol v2): the board's state and the screen its game draws."""
+    g, loaded = engine_of(item) if board is None else (game(item.ruleset), board)
+    # A game without a screen: its hand, in the engine's order, and nothing to choose.
+    drawn = g.screen(loaded, seat) if g.screen else {"h": format_cards(sorted(loaded.hand(seat)))}
+    if not any("m" in e for e in item.log if e["s"] >= 0):
+        # A board's start (until a player first acts): whose handset this is, so a player at the
+        # wrong seat sees it at once; at the round's start also the commitment published before play,
+        # to check against the salt revealed at the round's end (docs/protocol.md, Verification).
+        lines = [*drawn.get("l", [])]
+        if item.names and seat < len(item.names) and item.names[seat]:
+            lines.append(outgoing.seat_line(item.names[seat], seat))
+        if item.position == 0 and item.commitment:
+            lines.append(outgoing.commitment_line(item.commitment))
+        drawn = {**drawn, "l": lines}
+    return outgoing.view(
+        ruleset=item.ruleset,
+        board=item.board,
+        round_no=item.round,
+        version=item.version,
+        seat=seat,
+        status=item.status,
+        # The seat's own decision's time: a seat with nothing pending has no clock (while the cards
+        # of a paced deal come, the board's deadline is the next card, not a decision's end).
+        left_ms=time_left(item) if seat in loaded.pending() else 0,
+        screen=drawn,
+    )
+
+
+def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:
+    """Each device at the table gets its own seat's view — never another seat's hand. A seat the AI
+    plays has nobody to see its hand, and its idle handset must not show the board's cards to the table.
+
+    A publisher that simulates devices (the venue's, the tests') may also take the engine's own view
+    of the seat and when its board next has something due, ``note_seat_view(thing, message, view,
+    due)``, for its bots and its lock-step: it is never sent."""
+    board = None  # the state is parsed once for all the table's views
+    note = getattr(publisher, "note_seat_view", None)
+    for seat, thing in enumerate(item.devices):
+        if thing and item.players[seat] and (only_seat is None or seat == only_seat):
+            if ended_unplayed(item):  # the referee ended it: nothing more to see or do on it
+                publisher.publish(down_topic(thing), outgoing.stopped(item.board, NOT_PLAYED))
+                continue
+            if board is None:
+                _, board = engine_of(item)
+            message = view_message(item, seat, board)
+            if note is not None:
+                note(thing, message, board.view(seat), item.deadline)
+            publisher.publish(down_topic(thing), message)

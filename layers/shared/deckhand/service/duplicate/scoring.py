@@ -1,0 +1,290 @@
+"""Board results in, round standings out (the competition core does the arithmetic).
+
+Recording a result is idempotent: the result item is written only if absent, in one transaction
+with the round's counter, so a retried invocation neither counts twice nor loses the result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist, TransactWriteError
+
+from ...competition.artificial import Artificial
+from ...competition.documents import results_document, standings_document
+from ...competition.standings import BoardResults, Result, standings
+from ..boards import store as board_store
+from ..boards.log import ended_unplayed
+from ..boards.records import add_duplicate_records
+from ..infra.clock import now_ms
+from ..infra.messaging import event_topic
+from ..infra.runtime import Runtime
+from ..organiser.disclosure import deals_from
+from ..organiser.events import Conflict, get_event, list_players
+from ..storage.keys import (
+    ACTIVE,
+    active_sk,
+    event_of,
+    event_pk,
+    player_of,
+    progress_sk,
+    result_prefix,
+    result_sk,
+    round_sk,
+    standings_sk,
+)
+from ..storage.models import (
+    ActiveItem,
+    BoardStateItem,
+    EventItem,
+    ProgressItem,
+    ResultItem,
+    RoundItem,
+    StandingsItem,
+    transaction,
+)
+from .rounds import stored_round
+
+AI_PLAYER = "AI"
+
+
+def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> bool:
+    """Store one table's result of an ended board; True if this call recorded it."""
+    item = board_store.load(event_id, round_no, table, board)
+    if item is None or item.status != "ended":
+        return False
+    recorded = store_result(item)
+    maybe_finish_round(rt, event_id, round_no)
+    return recorded
+
+
+def store_result(item: BoardStateItem, adjusted: dict[str, Any] | None = None) -> bool:
+    """The result of an ended board, with the round's counter in one transaction: written once however
+    often this runs. A board ended unplayed (service/refereeing/unplayed_boards.py) scores nothing, marked
+    ``not_played``; ``adjusted``: the referee's adjustment it is written with. True if written now."""
+    event_id, round_no, table, board = item.event_id, item.round, item.table, item.board
+    if ended_unplayed(item):
+        result: dict[str, Any] = {"scores": [0] * len(item.players), "not_played": True}
+    else:
+        result = board_store.result_of(item)
+    result_item = ResultItem(
+        event_pk(event_id),
+        result_sk(round_no, table, board),
+        round=round_no,
+        group=item.group,
+        table=table,
+        board=board,
+        players=item.players,
+        scores=result["scores"],
+        play_time=[ms / 1000 for ms in item.play_ms],
+        detail=result,
+        adjusted=adjusted,
+    )
+    progress = ProgressItem(event_pk(event_id), progress_sk(round_no))
+    try:
+        with transaction() as tx:
+            tx.save(result_item, condition=ResultItem.sk.does_not_exist())
+            if not item.in_match:  # a match counts once, with the board that ended it (match_boards.py)
+                tx.update(progress, actions=[ProgressItem.boards_done.add(1)])
+    except TransactWriteError:
+        return False
+    return True
+
+
+def list_results(event_id: str, round_no: int | None = None) -> list[ResultItem]:
+    prefix = result_prefix(round_no)
+    return list(ResultItem.query(event_pk(event_id), ResultItem.sk.startswith(prefix), consistent_read=True))
+
+
+def board_results(results: list[ResultItem]) -> list[BoardResults]:
+    """Results in the competition core's form; adjusted scores (referee) replace the played ones, and
+    an artificial score takes the table out of the board's comparison."""
+    grouped: dict[tuple[int, str, str], list[Result]] = {}
+    for r in results:
+        adjusted = r.adjusted or {}
+        scores = adjusted.get("scores") or r.scores
+        kinds = adjusted.get("artificial") or [None] * len(r.players)
+        for seat, player in enumerate(r.players):
+            grouped.setdefault((int(r.round), r.board, r.group), []).append(
+                Result(
+                    player or f"{AI_PLAYER}:{r.table}:{seat}",
+                    r.table,
+                    seat,
+                    scores[seat],
+                    r.play_time[seat],
+                    ai=not player,
+                    artificial=Artificial(kinds[seat]) if kinds[seat] and player else None,
+                )
+            )
+    return [BoardResults(b, rnd, g, tuple(rs)) for (rnd, b, g), rs in sorted(grouped.items())]
+
+
+def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
+    """The standings after ``upto_round``; each player's registered ``name`` beside the id."""
+    if event.match is not None:
+        from ..matches.results import standings as match_standings
+
+        return match_standings(event, upto_round)
+    event_id = event_of(event.pk)
+    boards = [b for b in board_results(list_results(event_id)) if b.round <= upto_round]
+    comparisons, table = standings(boards, event.ruleset, event.ranking)
+    names = {p["id"]: p["name"] for p in registrations(event)}
+    return standings_document(comparisons, table, names)
+
+
+def registrations(event: EventItem) -> list[dict[str, Any]]:
+    """Who entered, in registration order: a player's id, name and registration number; a match
+    event's pairs with their two players (``pairs``: the export names them ``pairs``)."""
+    event_id = event_of(event.pk)
+    if event.match is not None:
+        from ..organiser.pairs import list_teams
+        from ..storage.keys import team_of
+
+        return [
+            {"id": team_of(t.sk), "name": t.name, "number": t.number, "players": t.players}
+            for t in list_teams(event_id)
+        ]
+    return [{"id": player_of(p.sk), "name": p.name, "number": p.number} for p in list_players(event_id)]
+
+
+def revealed_rounds(event_id: str, upto_round: int) -> list[dict[str, Any]]:
+    """Each round done up to ``upto_round``: the commitment published at its start and the salt
+    revealed at its end (docs/protocol.md, Verification) — never a round still in play's salt."""
+    out = []
+    for n in range(1, upto_round + 1):
+        try:
+            r = RoundItem.get(
+                event_pk(event_id),
+                round_sk(n),
+                consistent_read=True,
+                attributes_to_get=["status", "commitment", "salt"],
+            )
+        except DoesNotExist:
+            continue
+        if r.status == "done":
+            out.append({"round": n, "commitment": r.commitment, "salt": r.salt})
+    return out
+
+
+def results_export(event: EventItem, upto_round: int | None = None) -> dict[str, Any]:
+    """Board results as ``deckhand standings`` input — anyone can recompute the standings from it.
+
+    ``upto_round``: only rounds up to it (the API passes the last round it may show). A referee's
+    adjustment is shown on its row: the score counted, ``adjusted_from`` the score played and the
+    reason (an artificial score: ``artificial`` the kind, ``score`` as played; a board the table could
+    not play: ``not_played``); the document says whether the deals came from an organiser's seed.
+    """
+    if event.match is not None:
+        from ..matches.results import results_document as match_document
+
+        return match_document(event, event.current_round if upto_round is None else upto_round)
+    event_id = event_of(event.pk)
+    results = [r for r in list_results(event_id) if upto_round is None or r.round <= upto_round]
+    doc = results_document(event.ruleset, board_results(results))
+    adjusted = {(int(r.round), r.board, r.table): r.adjusted for r in results if r.adjusted}
+    unplayed = {(int(r.round), r.board, r.table) for r in results if r.detail.get("not_played")}
+    for b in doc["boards"]:
+        for row in b["results"]:
+            if (b["round"], b["board"], row["table"]) in unplayed:
+                row["not_played"] = True
+            adjustment = adjusted.get((b["round"], b["board"], row["table"]))
+            if adjustment:
+                row["adjusted_from"] = adjustment["was"][row["seat"]]
+                row["adjustment_reason"] = adjustment["reason"]
+                row["adjusted_by"] = adjustment.get("by")
+    done = {
+        r["round"] for r in revealed_rounds(event_id, max((b["round"] for b in doc["boards"]), default=0))
+    }
+    add_duplicate_records(event_id, event.ruleset, doc["boards"], done)
+    doc["deals"] = deals_from(event)
+    return doc
+
+
+def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
+    """When every table has finished every board: standings, the salt revealed, the event moves on.
+
+    The round is marked done and the event moved on in one transaction, so no crash leaves one
+    without the other. ``round_end`` is published by every call that finds the round done: a retry of
+    the step that finished it publishes it again (the same message) rather than skipping it.
+    """
+    try:
+        progress = ProgressItem.get(event_pk(event_id), progress_sk(round_no), consistent_read=True)
+    except DoesNotExist:
+        return
+    if progress.boards_total is None:
+        # Counted into before the round's counter existed (a round stored by a venue that crashed
+        # between its two writes, before they were one): its total is set from the round now.
+        if stored_round(event_id, round_no) is None:
+            return
+        progress.refresh(consistent_read=True)
+    if progress.boards_done < progress.boards_total:
+        return  # the common case: one small read
+    try:
+        r = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
+    except DoesNotExist:
+        return
+    if r.status == "playing":
+        event = get_event(event_id)
+        doc = compute_standings(event, round_no)
+        StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
+        _finish_round(event, r, round_no)
+    event = get_event(event_id)
+    if r.match and round_no < event.rounds and event.status != "finished":
+        _pair_next(event_id, round_no + 1)
+    rt.publisher.publish(
+        event_topic(event_id), {"t": "round_end", "r": round_no, "commit": r.commitment, "salt": r.salt}
+    )
+
+
+def _pair_next(event_id: str, round_no: int) -> None:
+    """A round of matches ended: the next round's pairing is computed and stored for the organiser to
+    see before starting it (RULES.md §4.3). One that cannot be paired is told when they try."""
+    from ..matches.round_of_matches import save_computed_pairing
+
+    # Any reason it cannot be paired (no rematch-free pairing, a field too small for the knockout or
+    # the cut) is the organiser's to see when they start it: the round that ended stays ended.
+    with contextlib.suppress(Conflict):
+        save_computed_pairing(get_event(event_id), round_no)
+
+
+def _format_over(event: EventItem, round_no: int) -> bool:
+    """A match event's format has nothing left after this round (a reset final not needed)."""
+    from ..matches.round_of_matches import format_over
+
+    return format_over(event, round_no)
+
+
+def _finish_round(event: EventItem, r: RoundItem, round_no: int) -> None:
+    """Round done, out of the timers' sweep, event moved on: all or nothing. Lost to another
+    invocation that finished it: fine; any other failure is raised, for the retry to redo it."""
+    finished = round_no >= event.rounds or (r.match and _format_over(event, round_no))
+    try:
+        with transaction() as tx:
+            tx.update(
+                r,
+                actions=[RoundItem.status.set("done"), RoundItem.ended_at.set(now_ms())],
+                condition=RoundItem.status == "playing",
+            )
+            tx.delete(ActiveItem(ACTIVE, active_sk(event_of(event.pk), round_no)))
+            tx.update(
+                event,
+                actions=[EventItem.status.set("finished" if finished else "between_rounds")],
+                condition=EventItem.current_round == round_no,
+            )
+    except TransactWriteError:
+        r.refresh(consistent_read=True)
+        if r.status != "done":
+            raise
+
+
+def recompute_latest_standings(event_id: str) -> None:
+    """After a referee adjustment: the stored standings of every finished round are recomputed."""
+    event = get_event(event_id)
+    for n in range(1, event.current_round + 1):
+        try:
+            r = RoundItem.get(event_pk(event_id), round_sk(n))
+        except DoesNotExist:
+            continue
+        if r.status == "done":
+            StandingsItem(event_pk(event_id), standings_sk(n), document=compute_standings(event, n)).save()

@@ -1,0 +1,148 @@
+"""Every storage key of the one DynamoDB table (docs/data-model.md), built here and nowhere else.
+
+One place spells the key layout, so a change of it is one change, and no module builds a key that
+another reads differently.
+"""
+
+from __future__ import annotations
+
+META = "META"  # the sort key of an event's or a device's own item
+STATE = "STATE"  # the sort key of a table board
+ACTIVE = "ACTIVE"  # the partition of the rounds in play (the timers' sweep)
+PLAYER_PREFIX = "PLAYER#"
+TABLE_PREFIX = "TABLE#"
+RESULT_PREFIX = "RESULT#"
+TEAM_PREFIX = "TEAM#"
+MATCH_PREFIX = "MATCH#"
+
+
+def round_key(n: int) -> str:
+    """Rounds zero-padded, so sort keys sort in round order."""
+    return f"{n:03d}"
+
+
+def event_pk(event_id: str) -> str:
+    return f"EVENT#{event_id}"
+
+
+def device_pk(thing: str) -> str:
+    return f"DEVICE#{thing}"
+
+
+def board_pk(event_id: str, round_no: int, table: str, board: str) -> str:
+    return f"BOARD#{event_id}#{round_key(round_no)}#{table}#{board}"
+
+
+def player_sk(player: str) -> str:
+    return f"{PLAYER_PREFIX}{player}"
+
+
+def team_sk(team: str) -> str:
+    return f"{TEAM_PREFIX}{team}"
+
+
+def team_of(sk: str) -> str:
+    return sk.removeprefix(TEAM_PREFIX)
+
+
+def pair_player_sk(player: str) -> str:
+    """A player's place in a pair of a match event (one pair per player)."""
+    return f"PAIRPLAYER#{player}"
+
+
+def teams_counter_sk() -> str:
+    """The match event's counter of pairs' registration numbers given."""
+    return "COUNTER#TEAMS"
+
+
+def match_sk(round_no: int, table: str) -> str:
+    return f"{match_prefix(round_no)}{table}"
+
+
+def match_prefix(round_no: int | None = None) -> str:
+    """Every match of the event, or of one round."""
+    return MATCH_PREFIX if round_no is None else f"{MATCH_PREFIX}{round_key(round_no)}#"
+
+
+def bye_sk(round_no: int, team: str) -> str:
+    """A bye of a round, among its matches: "~" is in no table's id, so it sorts after them."""
+    return f"{match_prefix(round_no)}~bye~{team}"
+
+
+def forfeit_sk(round_no: int, winner: str) -> str:
+    """A game of a round robin that a withdrawn pair forfeits (no table), among the round's matches."""
+    return f"{match_prefix(round_no)}~forfeit~{winner}"
+
+
+def pairing_sk(round_no: int) -> str:
+    return f"PAIRING#{round_key(round_no)}"
+
+
+def table_sk(table: str) -> str:
+    return f"{TABLE_PREFIX}{table}"
+
+
+def players_counter_sk() -> str:
+    """The event's counter of registration numbers given."""
+    return "COUNTER#PLAYERS"
+
+
+def registration_sk(digest: str) -> str:
+    """One registration request, by the digest of its players: the numbers it was given."""
+    return f"REGISTRATION#{digest}"
+
+
+def round_sk(round_no: int) -> str:
+    return f"ROUND#{round_key(round_no)}"
+
+
+def progress_sk(round_no: int) -> str:
+    return f"PROGRESS#{round_key(round_no)}"
+
+
+def deal_sk(round_no: int, group: int | str, board: str) -> str:
+    return f"DEAL#{round_key(round_no)}#{group}#{board}"
+
+
+def result_sk(round_no: int, table: str, board: str) -> str:
+    return f"{result_prefix(round_no)}{table}#{board}"
+
+
+def result_prefix(round_no: int | None = None) -> str:
+    """Every result of the event, or of one round."""
+    return RESULT_PREFIX if round_no is None else f"{RESULT_PREFIX}{round_key(round_no)}#"
+
+
+def standings_sk(round_no: int) -> str:
+    return f"STANDINGS#{round_key(round_no)}"
+
+
+def active_sk(event_id: str, round_no: int) -> str:
+    return f"{event_id}#{round_key(round_no)}"
+
+
+AUDIT_PREFIX = "AUDIT#"
+
+# The organiser API's idempotency records (service/storage/idempotency.py), written by Powertools: pk is this
+# partition, sk is "<prefix>#<hash of caller, method, path and Idempotency-Key>". One partition is
+# enough: organisers send a few requests a minute, and each record expires after a day (TTL).
+IDEMPOTENCY_PK = "IDEMPOTENCY"
+IDEMPOTENCY_SK_PREFIX = "REQUEST"
+
+
+def audit_sk(at_ms: int, token: str) -> str:
+    """Audit entries sort by time; the token keeps two at the same millisecond apart."""
+    return f"{AUDIT_PREFIX}{at_ms:015d}#{token}"
+
+
+def event_of(pk: str) -> str:
+    """The event id of an event item's partition key."""
+    return pk.removeprefix("EVENT#")
+
+
+def player_of(sk: str) -> str:
+    return sk.removeprefix(PLAYER_PREFIX)
+
+
+def table_of(sk: str) -> str:
+    return sk.removeprefix(TABLE_PREFIX)
