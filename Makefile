@@ -12,7 +12,7 @@ DYNAMODB := tools/dynamodb/node_modules/.installed
 # The local venue's MQTT broker: Aedes from the npm registry, run by tools/broker/broker.mjs on Node.
 BROKER := tools/broker/node_modules/.installed
 
-.PHONY: test lint typecheck cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
+.PHONY: test lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,7 +50,7 @@ $(BROKER): tools/broker/package.json
 	cd tools/broker && npm install --silent --no-audit --no-fund --no-package-lock
 	touch $(BROKER)
 
-test: lint typecheck cfn-lint pytest
+test: lint typecheck imports cfn-lint pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -58,6 +58,10 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# No import circles, and who may import whom (pyproject.toml's contracts, ARCHITECTURE.md).
+imports: $(STAMP)
+	$(BIN)/lint-imports
 
 cfn-lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from deckhand_local.cli.organiser import ApiClient
+from deckhand_local.venue.api_client import ApiClient
 from deckhand_local.venue.bridge import Login, new_client
 from deckhand_local.venue.credentials import SERVER, VenueCredentials
 from deckhand_local.venue.demo_event import free_port

@@ -14,7 +14,7 @@ import pytest
 from deckhand.engines.bigtwo.board import SeatView
 from deckhand.engines.bigtwo.bot import BigTwoBot
 from deckhand.engines.common.cards import format_cards
-from deckhand_local.cli.organiser import ApiClient
+from deckhand_local.venue.api_client import ApiClient
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.terminal import CommandError, TerminalHandset, parse_card
 

@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from deckhand_local.cli.organiser import ApiClient, ApiError
+from deckhand_local.venue.api_client import ApiClient, ApiError
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.processes import is_venue_server
 

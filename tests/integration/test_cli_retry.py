@@ -11,7 +11,7 @@ from deckhand.service.infra.messaging import RecordingPublisher
 from deckhand.service.infra.runtime import Runtime
 from deckhand.service.organiser import events
 from deckhand.service.storage import keys, models
-from deckhand_local.cli.organiser import ApiClient, ApiError
+from deckhand_local.venue.api_client import ApiClient, ApiError
 from deckhand_local.venue.http_adapter import ApiServer
 from handlers import FakeContext, load_handler
 from moto import mock_aws

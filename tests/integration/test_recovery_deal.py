@@ -27,7 +27,7 @@ from deckhand.service.organiser import events
 from deckhand.service.storage.models import DealItem
 from deckhand_local.cli import events_cli
 from deckhand_local.cli.main import main
-from deckhand_local.cli.organiser import ApiError
+from deckhand_local.venue.api_client import ApiError
 from handlers import FakeContext, api_event
 
 setup_moto_env()

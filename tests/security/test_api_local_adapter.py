@@ -9,8 +9,8 @@ from email.message import Message
 
 import pytest
 from api_calls import ALICE, EVENT, PLAYERS, api_under_moto
-from deckhand_local.cli.organiser import ApiClient, ApiError
 from deckhand_local.venue import organisers
+from deckhand_local.venue.api_client import ApiClient, ApiError
 from deckhand_local.venue.http_adapter import MAX_BODY, ApiServer, Refusal, body_length
 from handlers import FakeContext
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from deckhand_local.cli.organiser import ApiClient
+from deckhand_local.venue.api_client import ApiClient
 from deckhand_local.venue.bridge import new_client
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.event_setup import EventShape, register

@@ -5,7 +5,7 @@ import io
 import pytest
 from deckhand_local.cli import events_cli
 from deckhand_local.cli.main import main
-from deckhand_local.cli.organiser import ApiError
+from deckhand_local.venue.api_client import ApiError
 
 
 class FakeApi:

@@ -14,8 +14,8 @@ from typing import IO, Any
 
 from deckhand.errors import DeckhandError
 
+from ..venue.api_client import ApiClient, ApiError
 from .competition import dump, read_document
-from .organiser import ApiClient, ApiError
 
 
 def round_progress(status: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from typing import IO, Any
 from deckhand.engines.registry import DEFAULT, game
 from deckhand.errors import DeckhandError, VenueStartError
 
-from ..cli.organiser import ApiClient
+from .api_client import ApiClient
 from .crash_report import clocks_stopped, comparable, stall_report, timed_out
 from .demo_event import free_port
 from .event_setup import EventShape, make_devices, register

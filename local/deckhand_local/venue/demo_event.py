@@ -27,7 +27,7 @@ from deckhand.engines.registry import DEFAULT, game
 from deckhand.engines.spec import Competition
 from deckhand.service.infra.clock import set_clock
 
-from ..cli.organiser import ApiClient
+from .api_client import ApiClient
 from .event_setup import EventShape, make_devices, register
 from .local import Venue
 from .lockstep import TICK_MS, SimulatedClock, settle

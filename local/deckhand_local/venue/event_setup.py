@@ -11,7 +11,7 @@ from typing import Any
 from deckhand.engines.registry import game
 from deckhand.engines.spec import Competition
 
-from ..cli.organiser import ApiClient
+from .api_client import ApiClient
 from .provisioning import VenueLink
 from .simulated import BotHandset, DealingTable, SeatViews, SimulatedDevice
 

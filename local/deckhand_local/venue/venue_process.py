@@ -14,7 +14,7 @@ from typing import Any
 
 from deckhand.errors import VenueStartError
 
-from ..cli.organiser import ApiClient
+from .api_client import ApiClient
 from .credentials import VenueCredentials
 from .processes import stop_orphan
 from .provisioning import VenueLink

@@ -24,6 +24,7 @@ from ..competition import match_render
 from ..competition.render import results_html, standings_csv
 from ..engines.contract import Rejected
 from ..errors import DeckhandError
+from .boards.round_items import revealed_rounds
 from .bodies import (
     EventSpec,
     PairingBody,
@@ -247,7 +248,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         doc: dict[str, Any] = {
             "event": _event_doc(event),
             "pairs" if event.match is not None else "players": scoring.registrations(event),
-            "rounds": scoring.revealed_rounds(events.event_id_of(event), shown),
+            "rounds": revealed_rounds(events.event_id_of(event), shown),
             "results": scoring.results_export(event, shown),
             "standings": scoring.compute_standings(event, shown),
         }

@@ -23,11 +23,10 @@ from ...competition.matchplay.knockout import KnockoutDecision, KnockoutMatchRul
 from ...competition.matchplay.level_points import GameScore, Side
 from ...engines.contract import outcome_of
 from ...engines.registry import Game, game
-from ..duplicate.rounds import derived_order
 from ..infra.clock import now_ms
 from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
 from ..storage.models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
-from . import store as board_store
+from .round_items import derived_order
 
 
 def match_deal(salt: str, number: int, board_no: int, g: Game, same_boards: bool) -> list[int]:
@@ -174,7 +173,7 @@ def save_ended(item: BoardStateItem) -> None:
     if match.status != "playing" or not match.boards or match.boards[-1] != item.board:
         item.save()  # not the match's board in play (cannot happen): saved alone, nothing follows
         return
-    outcome = outcome_of(board_store.result_of(item))
+    outcome = outcome_of(game(item.ruleset).load_board(item.state).result())
     games = list(match.games)
     if outcome.game is not None:
         first = next((i for i, b in enumerate(match.boards) if b == _game_start(match)), 0)

@@ -12,20 +12,19 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import secrets
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError, UpdateError
+from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError
 
 from ...competition import swiss
-from ...engines.common.cards import format_cards, make_deck
-from ...engines.common.shuffle import seeded_shuffle
+from ...engines.common.cards import format_cards
 from ...engines.registry import Game, game
 from ...errors import DeckhandError
 from ..boards import progress as board_progress
 from ..boards import store as board_store
 from ..boards.log import CALL, ended_unplayed
 from ..boards.round_boards import boards_of_round, list_matches
+from ..boards.round_items import derived_order, round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
@@ -53,6 +52,7 @@ from ..storage.models import (
     StandingsItem,
     transaction,
 )
+from .scoring import maybe_finish_round
 
 
 def request_next_round(rt: Runtime, event_id: str) -> int:
@@ -152,16 +152,6 @@ def deal_order(secret: str, group: int, board: str, g: Game) -> list[int]:
     return derived_order(f"{secret}/group/{group}/board/{board}", g)
 
 
-def derived_order(base: str, g: Game) -> list[int]:
-    """The card order derived from ``base`` (the round's secret and the board's place): its first deal,
-    then its redeals (``<base>/deal/<n>``) for a game that redeals when everyone passes."""
-    deck = make_deck(decks=g.decks, jokers=g.jokers)
-    order = seeded_shuffle(deck, base)
-    for n in range(2, g.deals_per_board + 1):
-        order += seeded_shuffle(deck, f"{base}/deal/{n}")
-    return order
-
-
 def commitment(salt: str, deals: dict[str, list[int]]) -> str:
     """SHA-256 over the salt and the canonical JSON of every deal ("group/board" → card tokens)."""
     canonical = json.dumps({k: format_cards(v) for k, v in sorted(deals.items())}, separators=(",", ":"))
@@ -176,12 +166,16 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         from ..matches.round_of_matches import deal_match_round
 
         try:
-            return deal_match_round(rt, event, round_no)
+            match_round = deal_match_round(rt, event, round_no)
         except DeckhandError as exc:
             if _round_exists(event_id, round_no):
                 raise
             _deal_failed(event, round_no, str(exc))
             raise DealFailed(str(exc)) from None
+        if not match_round.seating:
+            # Only byes and forfeits (a bracket's pairs all withdrawn): no board will end to finish it.
+            maybe_finish_round(rt, event_id, round_no)
+        return match_round
     g = game(event.ruleset)
     boards = board_ids(event)
     try:
@@ -253,49 +247,6 @@ def _round_exists(event_id: str, round_no: int) -> bool:
     return True
 
 
-def stored_round(event_id: str, round_no: int) -> RoundItem | None:
-    """The round as stored, its board counter made sure of (see :func:`store_round`); None if not stored."""
-    try:
-        item = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
-    except DoesNotExist:
-        return None
-    _make_sure_of_progress(event_id, round_no, item.boards_total)
-    return item
-
-
-def store_round(event_id: str, round_no: int, item: RoundItem) -> RoundItem:
-    """Save a new round with its board counter in one transaction: a crash between two writes once left
-    a round without its counter, whose boards then counted into one with no total, so the round never
-    ended. A deal retried or raced finds the round stored, and gets that one."""
-    progress = ProgressItem(event_pk(event_id), progress_sk(round_no), boards_total=item.boards_total)
-    try:
-        with transaction() as tx:
-            tx.save(item, condition=RoundItem.sk.does_not_exist())
-            tx.save(progress, condition=ProgressItem.sk.does_not_exist())
-    except TransactWriteError:
-        stored = stored_round(event_id, round_no)
-        if stored is None:
-            raise
-        return stored
-    return item
-
-
-def _make_sure_of_progress(event_id: str, round_no: int, total: int) -> None:
-    """The round's counter, with its total: written if missing, its total set if a count was added to
-    a counter that was missing (a round stored by a venue that crashed between the two writes)."""
-    try:
-        ProgressItem(event_pk(event_id), progress_sk(round_no)).update(
-            actions=[
-                ProgressItem.boards_total.set(total),
-                ProgressItem.boards_done.set(ProgressItem.boards_done | 0),
-            ],
-            condition=ProgressItem.boards_total.does_not_exist(),
-        )
-    except UpdateError as exc:
-        if getattr(exc, "cause_response_code", "") != "ConditionalCheckFailedException":
-            raise  # not "it is there already": a fault the caller's retry must see
-
-
 def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem:
     event_id = event_id_of(event)
     stored = stored_round(event_id, round_no)
@@ -339,14 +290,6 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
         started_at=now_ms(),
     )
     return store_round(event_id, round_no, item)
-
-
-def round_salt(event: EventItem, round_no: int) -> str:
-    """A round's secret: 256 random bits, or for an unrated event with a deal seed (demonstrations and
-    replays: the same seed gives the same boards, never for a real event) derived from that seed."""
-    if event.deal_seed:
-        return hashlib.sha256(f"{event.deal_seed}/round/{round_no}".encode()).hexdigest()
-    return secrets.token_hex(32)
 
 
 def progress_key(round_no: int) -> str:

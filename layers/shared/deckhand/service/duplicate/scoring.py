@@ -17,6 +17,7 @@ from ...competition.standings import BoardResults, Result, standings
 from ..boards import store as board_store
 from ..boards.log import ended_unplayed
 from ..boards.records import add_duplicate_records
+from ..boards.round_items import revealed_rounds, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
@@ -44,7 +45,6 @@ from ..storage.models import (
     StandingsItem,
     transaction,
 )
-from .rounds import stored_round
 
 AI_PLAYER = "AI"
 
@@ -146,25 +146,6 @@ def registrations(event: EventItem) -> list[dict[str, Any]]:
             for t in list_teams(event_id)
         ]
     return [{"id": player_of(p.sk), "name": p.name, "number": p.number} for p in list_players(event_id)]
-
-
-def revealed_rounds(event_id: str, upto_round: int) -> list[dict[str, Any]]:
-    """Each round done up to ``upto_round``: the commitment published at its start and the salt
-    revealed at its end (docs/protocol.md, Verification) — never a round still in play's salt."""
-    out = []
-    for n in range(1, upto_round + 1):
-        try:
-            r = RoundItem.get(
-                event_pk(event_id),
-                round_sk(n),
-                consistent_read=True,
-                attributes_to_get=["status", "commitment", "salt"],
-            )
-        except DoesNotExist:
-            continue
-        if r.status == "done":
-            out.append({"round": n, "commitment": r.commitment, "salt": r.salt})
-    return out
 
 
 def results_export(event: EventItem, upto_round: int | None = None) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from ...engines.contract import outcome_of
 from ..boards import store as board_store
 from ..boards.records import add_match_records
 from ..boards.round_boards import list_matches
+from ..boards.round_items import revealed_rounds
 from ..organiser.disclosure import deals_from
 from ..organiser.events import event_id_of
 from ..organiser.match_settings import MatchSettings
@@ -183,8 +184,6 @@ def results_document(event: EventItem, upto_round: int) -> dict[str, Any]:
     event_id = event_id_of(event)
     names = {team_of(t.sk): t.name for t in list_teams(event_id)}
     matches = [m for m in list_matches(event_id) if m.round <= upto_round]
-    from ..duplicate.scoring import revealed_rounds
-
     done = {r["round"] for r in revealed_rounds(event_id, upto_round)}
     docs = []
     for m in matches:

@@ -14,7 +14,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from pynamodb.exceptions import DeleteError, DoesNotExist, PutError
+from pynamodb.exceptions import DoesNotExist, PutError
 
 from ...competition.matchplay import manual
 from ...competition.matchplay.entrants import Entrant
@@ -24,7 +24,7 @@ from ...engines.registry import Game, game
 from ...errors import DeckhandError
 from ..boards import progress as board_progress
 from ..boards.match_boards import board_item, deal_item, first_carry, match_deal
-from ..duplicate.rounds import round_salt, store_round, stored_round
+from ..boards.round_items import round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
@@ -118,19 +118,6 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         "warnings": item.warnings,
         **({"reason": item.reason} if item.reason else {}),
     }
-
-
-def field_changed(event: EventItem) -> None:
-    """A pair withdrew or entered late: the next round's stored pairing, computed before, is dropped so
-    the round is paired again from the field as it is (an organiser's override stays: starting the
-    round then says which pair it seats that has left)."""
-    round_no = event.current_round + 1
-    if event.status not in ("registering", "between_rounds"):
-        return  # a round in play: the change counts from the round after, paired when this one ends
-    with contextlib.suppress(DoesNotExist, DeleteError):
-        item = PairingItem.get(event_pk(event_id_of(event)), pairing_sk(round_no), consistent_read=True)
-        if item.source != "override":
-            item.delete(condition=PairingItem.source != "override")
 
 
 def save_computed_pairing(event: EventItem, round_no: int) -> None:
@@ -297,12 +284,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     )
     for row in round_item.seating:
         board_progress.start_board(rt, event_id, round_no, row["table"], "1")
-    if not round_item.seating:
-        # Only byes and forfeits (a bracket's pairs all withdrawn): no board will end to finish it.
-        from ..duplicate.scoring import maybe_finish_round
-
-        maybe_finish_round(rt, event_id, round_no)
-    return round_item
+    return round_item  # only byes and forfeits (no seating): the caller finishes the round
 
 
 def round_options(g: Game, options: dict[str, Any] | None, undrawn: bool) -> dict[str, Any] | None:

@@ -3,13 +3,24 @@ entrants (RULES.md §4.3: registration number, region and club take part in the 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
+
+from pynamodb.exceptions import DeleteError, DoesNotExist
 
 from ...competition.matchplay.entrants import Entrant, Status
 from ...errors import DeckhandError
-from ..storage.keys import TEAM_PREFIX, event_pk, pair_player_sk, team_of, team_sk, teams_counter_sk
-from ..storage.models import PairPlayerItem, TeamItem
-from .events import ID, Conflict, get_event, request_digest, take_numbers, write_registration
+from ..storage.keys import (
+    TEAM_PREFIX,
+    event_pk,
+    pair_player_sk,
+    pairing_sk,
+    team_of,
+    team_sk,
+    teams_counter_sk,
+)
+from ..storage.models import EventItem, PairingItem, PairPlayerItem, TeamItem
+from .events import ID, Conflict, event_id_of, get_event, request_digest, take_numbers, write_registration
 
 PAIR = 2
 
@@ -109,7 +120,18 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
         items, digest, registration, "a pair or player in this batch is registered already", players_of
     )
     if event.status == "between_rounds":  # a late entry: the next round is paired with it
-        from ..matches.round_of_matches import field_changed
-
         field_changed(event)
     return items
+
+
+def field_changed(event: EventItem) -> None:
+    """A pair withdrew or entered late: the next round's stored pairing, computed before, is dropped so
+    the round is paired again from the field as it is (an organiser's override stays: starting the
+    round then says which pair it seats that has left)."""
+    round_no = event.current_round + 1
+    if event.status not in ("registering", "between_rounds"):
+        return  # a round in play: the change counts from the round after, paired when this one ends
+    with contextlib.suppress(DoesNotExist, DeleteError):
+        item = PairingItem.get(event_pk(event_id_of(event)), pairing_sk(round_no), consistent_read=True)
+        if item.source != "override":
+            item.delete(condition=PairingItem.source != "override")

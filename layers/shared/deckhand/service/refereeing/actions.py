@@ -94,7 +94,7 @@ def _withdraw(event: EventItem, player: str | None) -> dict[str, Any]:
     if team is None:
         raise Rejected("unknown_player", f"player {player!r} plays in no pair of this event")
     team.update(actions=[TeamItem.active.set(False)])
-    from ..matches.round_of_matches import field_changed
+    from ..organiser.pairs import field_changed
 
     field_changed(event)
     return {"pair": team_of(team.sk)}

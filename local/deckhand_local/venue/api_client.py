@@ -23,7 +23,7 @@ from typing import Any
 
 from deckhand.errors import DeckhandError
 
-from ..venue import organisers
+from . import organisers
 
 
 class ApiError(DeckhandError):
