@@ -144,8 +144,10 @@ def _follow_ask(v: SeatView, hand: list[int]) -> dict[str, Any]:
             f"Play all {len(in_suit)} {name} and {others} other card{'s' if others > 1 else ''}", play
         )
     need = match(in_suit, decompose(v.lead, ctx), ctx, suit)
-    if need.tractor_pairs:
-        shape = f", a tractor of {need.tractor_pairs} pairs"
+    if len(need.runs) == 1:
+        shape = f", a tractor of {need.runs[0]} pairs"
+    elif need.runs:  # longest run first: e.g. a run of 3 and a run of 2
+        shape = f", tractors of {' + '.join(str(r) for r in need.runs)} pairs"
     elif need.pairs:
         shape = f", with {need.pairs} pair{'s' if need.pairs > 1 else ''}"
     else:
