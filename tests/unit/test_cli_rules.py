@@ -324,3 +324,42 @@ SHENGJI = [
 def test_the_shengji_calculator_answers_through_the_command_line() -> None:
     """``deckhand rules --game shengji``: every request carries its preset; a bad one gets an error."""
     assert command_line("shengji", SHENGJI) == [want for _, want in SHENGJI]
+
+
+SHENGJI_ISSUE34 = [
+    # tractors through the level cards (003): playing 2, trump spades, one tractor of three
+    (
+        '{"op":"components","preset":"yaoji2010","level":"2","trump":"S","cards":["SA","SA","D2","D2","S2","S2"]}',
+        {"suit": "T", "components": [{"type": "tractor", "pairs": 3, "high": "S2"}]},
+    ),
+    (
+        '{"op":"trick_winner","preset":"yaoji2010","level":"2","trump":"S","leader":0,"plays":'
+        '[["HK","HK","HQ","HQ","HJ","HJ"],["SA","SA","D2","D2","S2","S2"],'
+        '["H3","H3","H4","H4","H5","H5"],["C3","C3","C4","C4","C5","C5"]]}',
+        {"winner": 1},
+    ),
+    # following: a six-pair run gives a led four four consecutive pairs
+    (
+        '{"op":"follow_ok","preset":"common","level":"8","trump":"H","lead":["S3","S3","S4","S4","S5","S5","S6","S6"],'
+        '"hand":["S9","S9","ST","ST","SJ","SJ","SQ","SQ","SK","SK","SA","SA"],'
+        '"play":["S9","S9","ST","ST","SQ","SQ","SK","SK"]}',
+        {"ok": False, "reason": "must_match_tractor"},
+    ),
+    # following: a run of three and a pair rank above two runs of two
+    (
+        '{"op":"follow_ok","preset":"yaoji2010","level":"8","trump":"H","lead":["S3","S3","S4","S4","S5","S5","S6","S6"],'
+        '"hand":["S9","S9","ST","ST","SJ","SJ","SK","SK","SA","SA","S2","S2"],'
+        '"play":["S9","S9","ST","ST","SK","SK","SA","SA"]}',
+        {"ok": False, "reason": "must_match_tractor"},
+    ),
+    # 004: a joker pair overcalls a reinforced declaration, and nothing overcalls it
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[{"seat":0,"cards":["H2"]},'
+        '{"seat":0,"cards":["H2"]},{"seat":1,"cards":["BJ","BJ"]},{"seat":2,"cards":["RJ","RJ"]}]}',
+        {"accepted": [True, True, True, False], "trump": None, "declarer": 1, "dealer_board1": 0},
+    ),
+]
+
+
+def test_the_shengji_calculator_answers_issue_34_s_rules() -> None:
+    assert command_line("shengji", SHENGJI_ISSUE34) == [want for _, want in SHENGJI_ISSUE34]

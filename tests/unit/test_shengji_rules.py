@@ -339,9 +339,26 @@ def test_yaoji_overcalls() -> None:
 
 
 def test_common_overcalls_need_more_cards_of_another_suit() -> None:
-    ok, state = _declare(C, 2, [(0, "H2"), (1, "H2 H2"), (1, "S2 S2"), (2, "BJ BJ")])
+    ok, state = _declare(C, 2, [(0, "H2"), (1, "H2 H2"), (1, "S2 S2"), (2, "C2 C2")])
     assert ok == [True, False, True, False]
     assert dc.outcome(state, C, [])[1:] == (1, 0)  # 004: the first declarer deals board 1
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        [(0, "H2")],  # a single
+        [(0, "H2"), (0, "H2")],  # reinforced
+        [(0, "H2"), (1, "S2 S2")],  # an overcall pair
+        [(0, "H2 H2")],  # a pair shown at once
+    ],
+)
+def test_common_a_joker_pair_overcalls_any_level_card_declaration_for_no_trump(before: list) -> None:
+    """004 §6 (反主后还可用一对大(小)王反无主): a joker pair over a single or a pair, reinforced or not."""
+    ok, state = _declare(C, 2, [*before, (2, "BJ BJ"), (3, "RJ RJ"), (0, "S2 S2")])
+    assert ok == [True] * len(before) + [True, False, False]  # nothing overcalls a joker pair
+    assert state.trump_suit() is None and state.standing is not None and state.standing.seat == 2
+    assert dc.outcome(state, C, [])[1:] == (2, 0)  # the first declarer still deals board 1
 
 
 def test_nobody_declared() -> None:
