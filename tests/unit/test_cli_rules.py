@@ -358,6 +358,16 @@ SHENGJI_ISSUE34 = [
         '{"seat":0,"cards":["H2"]},{"seat":1,"cards":["BJ","BJ"]},{"seat":2,"cards":["RJ","RJ"]}]}',
         {"accepted": [True, True, True, False], "trump": None, "declarer": 1, "dealer_board1": 0},
     ),
+    # nobody declared on board 1: seat 0 deals, in both presets (004 turns the kitty, jokers skipped)
+    (
+        '{"op":"declare","preset":"yaoji2010","level":"2","bids":[]}',
+        {"accepted": [], "trump": None, "declarer": None, "dealer_board1": 0},
+    ),
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[{"seat":2,"cards":["RJ","RJ"]}],'
+        '"kitty":["RJ","BJ","C7","S3","S4","S5","S6","S7"]}',
+        {"accepted": [False], "trump": "C", "declarer": None, "dealer_board1": 0},
+    ),
 ]
 
 

@@ -85,6 +85,23 @@ def test_nobody_declared(board_class: type[ShengjiBoard], trump: int) -> None:
     assert board.no_trump == (trump < 0)
 
 
+@pytest.mark.parametrize("board_class", [ShengjiBoard, CommonBoard])
+@pytest.mark.parametrize("seed", ["a", "b", "c", "d"])
+def test_nobody_declared_on_board_1_seat_0_deals_and_takes_the_kitty(
+    board_class: type[ShengjiBoard], seed: str
+) -> None:
+    """§5.1 "nobody declared on board 1" (both presets): seat 0 deals — takes the kitty, buries, leads —
+    whatever the deal; 004 turns the kitty (jokers skipped: RJ BJ C7 → clubs), 003 plays no trump."""
+    board = board_class.in_steps(order_with({}, kitty="RJ BJ C7", seed=seed))
+    board.deal_step(DEAL_TOTAL)
+    while board.phase == DECLARE:
+        board.apply(Action(board.pending()[0], "pass"))
+    assert board.dealer == 0 and board.pending() == [0] and len(board.hand(0)) == 33
+    assert board.declarer == -1 and board.trump_suit == (1 if board_class is CommonBoard else -1)
+    view = board.view(1)
+    assert view["dealer"] == 0 and view["declaration"] is None
+
+
 def test_a_later_board_keeps_the_carried_dealer_and_plays_its_sides_level() -> None:
     carry = {"levels": ["5", "9"], "dealer": 1, "boards": 3, "time_up": False}
     board = ShengjiBoard(order_with({}), carry)
