@@ -358,6 +358,22 @@ SHENGJI_ISSUE34 = [
         '{"seat":0,"cards":["H2"]},{"seat":1,"cards":["BJ","BJ"]},{"seat":2,"cards":["RJ","RJ"]}]}',
         {"accepted": [True, True, True, False], "trump": None, "declarer": 1, "dealer_board1": 0},
     ),
+    # the order: trump block, then side suits as blocks S, H, C, D from A down
+    (
+        '{"op":"order","preset":"common","level":"8","trump":"H","cards":["D3","DA","S9","CK","HA","SA","S8","C8"]}',
+        {
+            "cards": [
+                {"card": "S8", "suit": "T"},
+                {"card": "C8", "suit": "T"},
+                {"card": "HA", "suit": "T"},
+                {"card": "SA", "suit": "S"},
+                {"card": "S9", "suit": "S"},
+                {"card": "CK", "suit": "C"},
+                {"card": "DA", "suit": "D"},
+                {"card": "D3", "suit": "D"},
+            ]
+        },
+    ),
     # nobody declared on board 1: seat 0 deals, in both presets (004 turns the kitty, jokers skipped)
     (
         '{"op":"declare","preset":"yaoji2010","level":"2","bids":[]}',

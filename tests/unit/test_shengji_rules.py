@@ -395,3 +395,12 @@ def test_over_trumping_a_tractor_in_both_presets() -> None:
     plays = [lead, cs("HA HA S8 S8"), cs("H3 H3 H5 H5"), cs("D3 D3 D4 D4")]
     assert trick_winner(plays, trump(8, H, LevelChain.THROUGH_TRUMP)) == 1
     assert trick_winner(plays, trump(8, H, LevelChain.LEVELS_AND_JOKERS)) == 0
+
+
+def test_order_side_suits_as_blocks_s_h_c_d_each_from_a_down_after_the_trump_block() -> None:
+    """Issue 34: the calculator's (and the handset's) order; equal-strength trumps listed S, H, C, D."""
+    ctx = trump(8, H, LevelChain.THROUGH_TRUMP)
+    got = ctx.ordered(cs("D3 DA S9 C7 CK S7 HA SA H3 D8 S8 C8 BJ D9"))
+    assert got == cs("BJ S8 C8 D8 HA H3 SA S9 S7 CK C7 DA D9 D3")
+    no_trump = trump(5, None, LevelChain.LEVELS_AND_JOKERS)
+    assert no_trump.ordered(cs("D5 H5 C5 S5 RJ SA DK")) == cs("RJ S5 H5 C5 D5 SA DK")

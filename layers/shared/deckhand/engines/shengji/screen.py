@@ -51,8 +51,9 @@ def screen(board: object, seat: int) -> dict[str, Any]:
             buried = draw.cards_text(board.buried)
             lines.append(f"Kitty {buried}: ×{kitty['multiplier']} = {kitty['points']} points")
         lines.append(draw.scores_line(result["scores"]))
-    hand = sorted(v.hand, key=ctx.order_key)
-    return draw.screen(v.hand, lines, _ask(v, hand), order=ctx.order_key)
+    # the calculator's order (RULES.md §5 trump block, then side suits S, H, C, D, each A down to 2)
+    hand = ctx.ordered(v.hand)
+    return draw.screen(v.hand, lines, _ask(v, hand), order=hand.index)
 
 
 def _status(v: SeatView) -> str:
