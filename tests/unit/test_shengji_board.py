@@ -252,3 +252,51 @@ def test_a_referee_s_penalties() -> None:
     assert result["game"] == {"mp": [2, 0], "lp": [13, -13]} and result["carry"]["game_over"]
     assert result["summary"]["ended_by"] == "forfeit" and result["scores"] == [0, 0, 0, 0]
     assert ShengjiBoard.from_json(board.to_json()) == board
+
+
+# --- issue 34 on the board: generation, the bot and the screen follow the rules -------------------
+
+
+def test_a_six_pair_run_follows_a_led_four_on_the_board_the_bot_and_the_screen() -> None:
+    from deckhand.engines.shengji.bot import ShengjiBot
+    from deckhand.engines.shengji.screen import screen
+
+    board = _staged(
+        ShengjiBoard, ["S3 S3 S4 S4 S5 S5 S6 S6 D3", "S9 S9 ST ST SJ SJ SQ SQ SK SK SA SA D4", "D5", "D6"]
+    )
+    board.apply(Action(0, "play", tuple(cs("S3 S3 S4 S4 S5 S5 S6 S6"))))
+    plays = {a.cards for a in board.legal_actions(1)}
+    runs = ["S9 S9 ST ST SJ SJ SQ SQ", "ST ST SJ SJ SQ SQ SK SK", "SJ SJ SQ SQ SK SK SA SA"]
+    assert plays == {tuple(sorted(cs(r))) for r in runs}
+    decided = ShengjiBot().decide(board.seat_view(1))
+    assert decided is not None and decided.cards in plays
+    assert "a tractor of 4 pairs" in screen(board, 1)["ask"]["p"]
+    with pytest.raises(Rejected) as exc:
+        board.apply(Action(1, "play", tuple(cs("S9 S9 ST ST SQ SQ SK SK"))))
+    assert exc.value.code == "must_match_tractor"
+
+
+def test_playing_2_the_trump_a_and_level_pairs_trump_a_led_three_on_the_board() -> None:
+    carry = {"levels": ["2", "2"], "dealer": 0, "boards": 1, "time_up": False}
+    board = ShengjiBoard(order_with({}), carry)
+    _to_play(board)
+    board.hands = [
+        sorted(cs(h))
+        for h in ["HK HK HQ HQ HJ HJ", "SA SA D2 D2 S2 S2", "H3 H3 H4 H4 H5 H5", "C3 C3 C4 C4 C5 C5"]
+    ]
+    board.trump_suit = 3
+    for seat, text in enumerate(
+        ["HK HK HQ HQ HJ HJ", "SA SA D2 D2 S2 S2", "H3 H3 H4 H4 H5 H5", "C3 C3 C4 C4 C5 C5"]
+    ):
+        board.apply(Action(seat, "play", tuple(cs(text))))
+    assert board.last_winner == 1
+
+
+def test_004_a_joker_pair_overcall_of_a_reinforced_declaration_is_generated_and_accepted() -> None:
+    board = CommonBoard.in_steps(order_with({0: "H2 H2", 1: "BJ BJ"}))
+    board.deal_step(8)
+    declare(board, 0, "H2")
+    declare(board, 0, "H2")
+    assert Action(1, "declare", tuple(cs("BJ BJ"))) in board.legal_actions(1)
+    declare(board, 1, "BJ BJ")
+    assert board.standing == (1, cs("BJ")[0], 2)
