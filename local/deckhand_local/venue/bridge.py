@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from deckhand.service.json_depth import too_deep
 from deckhand.service.outgoing import UP_FIELDS
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -71,10 +72,12 @@ def mqtt_client(client_id: str, host: str, port: int, login: Login | None = None
 
 def rule_event(thing: str, payload: bytes) -> dict[str, Any]:
     """What the IoT rule hands the play function: the message's protocol fields (no others: a device
-    cannot add or override one, ``thing`` included), and the thing name from the topic."""
+    cannot add or override one, ``thing`` included), and the thing name from the topic. A payload
+    that nests too deep is not parsed (the parser would recurse into ``RecursionError``), nor one that
+    is no JSON: either is an event without fields, which the play handler rejects."""
     try:
-        body = json.loads(payload)
-    except ValueError:
+        body = None if too_deep(payload) else json.loads(payload)
+    except (ValueError, RecursionError):
         body = None
     event = {k: body[k] for k in RULE_FIELDS if k in body} if isinstance(body, dict) else {}
     event["thing"] = thing
@@ -116,7 +119,8 @@ class Bridge:
         self._count = threading.Lock()
         self.received = 0
         self.processed = 0
-        # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long).
+        # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long),
+        # "error" (handling it raised: the receive thread goes on).
         self.dropped: Counter[str] = Counter()
         self.outcomes: list[dict[str, Any]] = []
         self.accepted: list[tuple[str, Any]] = []  # (thing, message id) of every action accepted
@@ -130,6 +134,7 @@ class Bridge:
         self.sub = new_client(f"{name}-in", login)
         self.sub.on_subscribe = lambda *a: ready.set()
         self.sub.on_message = self._on_message
+        self.sub.suppress_exceptions = True  # a second guard: paho logs a callback's error, goes on
         # On every connect, a reconnect too: a session the broker dropped comes back without it.
         self.sub.on_connect = lambda client, *a: client.subscribe("dh/+/up", qos=1)
         self.sub.connect(host, port)
@@ -152,8 +157,22 @@ class Bridge:
         with self._count:
             self.dropped[why] += 1
 
+    @property
+    def receiving(self) -> bool:
+        """The receive thread runs: when it does not, no device's message is handled at any table."""
+        thread = getattr(self.sub, "_thread", None)
+        return thread is not None and thread.is_alive()
+
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        """On paho's only receive thread: no I/O and no waiting, whatever a client sends."""
+        """On paho's only receive thread, which an exception raised here would end (paho re-raises
+        them): whatever a message does, it is dropped and counted as "error", never raised."""
+        try:
+            self._receive(message)
+        except Exception:  # noqa: BLE001 - one message must never stop every table's messages
+            self._drop("error")
+
+    def _receive(self, message: Any) -> None:
+        """No I/O and no waiting, whatever a client sends."""
         thing = message.topic.split("/")[1]
         with self._count:
             self.received += 1
