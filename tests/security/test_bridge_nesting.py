@@ -9,9 +9,9 @@ import json
 
 import pytest
 from deckhand.service.json_depth import MAX_DEPTH, text_depth, too_deep, value_depth
-from deckhand_local.venue.bridge import Bridge, rule_event
+from deckhand_local.venue.bridge import RECENT, Bridge, rule_event
 from helpers import wait_for
-from test_bridge_receive import Message, receive, server_login
+from test_bridge_receive import PLENTY, Message, receive, server_login
 
 ATTACK = b"[" * 1000
 
@@ -59,3 +59,26 @@ def test_depth_is_measured_without_parsing(depth):
         assert value_depth(json.loads("[" * depth + "0" + "]" * depth)) == depth
     if depth > MAX_DEPTH:
         assert text_depth(text) == depth
+
+
+def test_what_the_bridge_keeps_of_messages_is_bounded(broker):
+    """Issue 33, finding 5: outcomes and accepted grew by every device message (~1 GB a day from one
+    handset at its rate). Only the most recent are kept."""
+    bridge = Bridge(
+        "127.0.0.1",
+        broker.port,
+        lambda e: {"status": "accepted"},
+        login=server_login(broker),
+        rate=PLENTY,
+        hello_rate=PLENTY,
+        strangers_rate=PLENTY,
+    )
+    try:
+        for n in range(RECENT + 500):
+            receive(bridge, "hs-T1-0", {"t": "act", "msg": f"m{n}"})
+        bridge.idle(timeout=60)
+        assert bridge.processed == RECENT + 500
+        assert len(bridge.outcomes) == len(bridge.accepted) == RECENT
+        assert bridge.accepted[-1] == ("hs-T1-0", f"m{RECENT + 499}")
+    finally:
+        bridge.close()

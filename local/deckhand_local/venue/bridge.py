@@ -20,7 +20,7 @@ import queue
 import socket
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +41,9 @@ QUEUE_SIZE = 1_000  # messages waiting per worker; past that the message is drop
 # A device's message is under 1 KiB (protocol.md; the brokers cut off longer packets): a longer one is
 # dropped unparsed, so parsing never holds the receive thread.
 MAX_PAYLOAD = 8_192
+# What the bridge keeps of recent messages (tests and soaks read it): the last this many, so a venue's
+# memory does not grow with every device message (a handset at its rate would add ~1 GB a day).
+RECENT = 10_000
 ANY_STRANGER = "*"  # the key of the strangers' one bucket
 Item = tuple[str, dict[str, Any], Find]  # (thing, the rule's event, what its worker must find first)
 Login = tuple[str, str]  # (username, password): the brokers take no anonymous client
@@ -101,12 +104,14 @@ class Bridge:
         hello_rate: Rate = HELLOS,
         strangers_rate: Rate = STRANGERS,
         queue_size: int = QUEUE_SIZE,
+        recent: int = RECENT,
     ) -> None:
         """``route`` names the table a thing is at (default: the thing itself), called on a worker;
         ``workers`` is how many messages are handled at once, like concurrent Lambda invocations;
         ``rate``/``hello_rate``: each thing's token buckets for all its messages and for its hellos;
         ``strangers_rate``: the one bucket of all things at no known table (before their table is
-        found, or at none); ``login``: the server identity's credentials."""
+        found, or at none); ``login``: the server identity's credentials; ``recent``: how many outcomes,
+        accepted and failed messages are kept (the oldest go first)."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
@@ -122,10 +127,13 @@ class Bridge:
         # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long),
         # "error" (handling it raised: the receive thread goes on).
         self.dropped: Counter[str] = Counter()
-        self.outcomes: list[dict[str, Any]] = []
-        self.accepted: list[tuple[str, Any]] = []  # (thing, message id) of every action accepted
+        self.outcomes: deque[dict[str, Any]] = deque(maxlen=recent)
+        self.accepted: deque[tuple[str, Any]] = deque(
+            maxlen=recent
+        )  # (thing, message id) of actions accepted
         self.errors = 0  # failed attempts
-        self.failed: list[dict[str, Any]] = []  # events that failed every attempt (AWS: the SQS destination)
+        # Events that failed every attempt (AWS: the SQS destination), the most recent.
+        self.failed: deque[dict[str, Any]] = deque(maxlen=recent)
         self.reorder_every = 0  # fault injection: every n-th message is overtaken by the one after it
         self.delayed = 0  # messages held back by that fault
         self.overtaken = 0  # of those, the ones a later message did overtake
