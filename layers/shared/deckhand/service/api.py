@@ -182,7 +182,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     @app.post("/events/<event_id>/tables")
     def register_tables(event_id: str, body: TablesBody) -> Response[dict[str, Any]]:
         event_for(event_id, "organise")
-        items = events.register_tables(event_id, [t.model_dump() for t in body.tables])
+        items = events.register_tables(event_id, [t.model_dump() for t in body.tables], by=caller())
         return Response(201, content_types.APPLICATION_JSON, {"registered": [table_of(t.sk) for t in items]})
 
     @app.post("/events/<event_id>/rounds")
