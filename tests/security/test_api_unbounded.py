@@ -37,3 +37,10 @@ def test_a_body_nested_thousands_deep_is_a_400(api, path):
 def test_an_over_long_path_parameter_is_a_400(api, path):
     code, answer = call(api, "GET", path)
     assert code == 400 and refused(answer) is None, answer
+
+
+@pytest.mark.parametrize(("text", "position"), [('{"event_id": ', 13), ("{]", 1), ('{"a" 1}', 5)])
+def test_invalid_json_names_the_position_and_what_was_expected(api, text, position):
+    code, answer = call(api, "POST", "/events", text)
+    assert code == 422 and refused(answer) is None, answer
+    assert f"at character {position}" in answer["error"] and "Expecting" in answer["error"], answer
