@@ -44,3 +44,13 @@ def test_invalid_json_names_the_position_and_what_was_expected(api, text, positi
     code, answer = call(api, "POST", "/events", text)
     assert code == 422 and refused(answer) is None, answer
     assert f"at character {position}" in answer["error"] and "Expecting" in answer["error"], answer
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("POST", "/events/cup/rounds"), ("POST", "/events/cup/rounds/1/deal"), ("GET", "/events/cup")],
+)
+def test_a_route_that_takes_no_body_refuses_one(api, method, path):
+    code, answer = call(api, method, path, {"owner": "mallory", "seed": 7})
+    assert code == 400 and "takes no body" in answer["error"], answer
+    assert call(api, "GET", "/events/cup")[1]["status"] == "registering"

@@ -7,12 +7,16 @@ neither the parser (``RecursionError`` on a body nested thousands deep) nor Dyna
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .json_depth import MAX_DEPTH, too_deep
 
 MAX_SEGMENT = 64  # an id's longest (bodies.ID); round numbers and route names are shorter
 MAX_PATH = 512
+# The POST routes that take no body (start a round, retry a deal): like every GET, nothing may be sent.
+NO_BODY = re.compile(r"^/events/[^/]+/rounds(/[^/]+/deal)?/?$")
+EMPTY = ("", "{}", "null")
 
 
 def refusal(event: dict[str, Any]) -> str | None:
@@ -23,6 +27,10 @@ def refusal(event: dict[str, Any]) -> str | None:
     body = event.get("body")
     if isinstance(body, str) and too_deep(body):
         return f"the body nests deeper than {MAX_DEPTH} levels"
+    method = str(event.get("httpMethod") or "").upper()
+    takes_none = method in ("GET", "DELETE", "HEAD") or (method == "POST" and NO_BODY.match(path))
+    if takes_none and isinstance(body, str) and "".join(body.split()) not in EMPTY:
+        return f"{method} {path} takes no body: nothing may be sent with it"
     return None
 
 
