@@ -89,10 +89,8 @@ class Trump:
         # next strength up the chain, per effective suit (-1: none)
         side = tuple(v + 1 if v < 11 else -1 for v in range(16))
         trump_up = list(side)
-        if self.chain is LevelChain.THROUGH_TRUMP and self.suit is not None:
-            # 003: the trump A pair → an off-suit level pair, at every level (playing 2, trump ♠:
-            # SA SA D2 D2 S2 S2 is one tractor). "AA22 never" is the wrap: no A → plain 2 step.
-            trump_up[11] = OFF_LEVEL
+        if self.chain is LevelChain.THROUGH_TRUMP and self.level != 2 and self.suit is not None:
+            trump_up[11] = OFF_LEVEL  # top plain trump → off-suit level (AA22 never)
         trump_up[OFF_LEVEL] = TRUMP_LEVEL if self.suit is not None else BJ_STRENGTH
         trump_up[TRUMP_LEVEL] = BJ_STRENGTH
         trump_up[BJ_STRENGTH] = RJ_STRENGTH
