@@ -327,16 +327,24 @@ def test_the_shengji_calculator_answers_through_the_command_line() -> None:
 
 
 SHENGJI_ISSUE34 = [
-    # tractors through the level cards (003): playing 2, trump spades, one tractor of three
+    # tractors through the level cards (003): playing 3, trump spades, one tractor of three
     (
-        '{"op":"components","preset":"yaoji2010","level":"2","trump":"S","cards":["SA","SA","D2","D2","S2","S2"]}',
-        {"suit": "T", "components": [{"type": "tractor", "pairs": 3, "high": "S2"}]},
+        '{"op":"components","preset":"yaoji2010","level":"3","trump":"S","cards":["SA","SA","D3","D3","S3","S3"]}',
+        {"suit": "T", "components": [{"type": "tractor", "pairs": 3, "high": "S3"}]},
     ),
     (
-        '{"op":"trick_winner","preset":"yaoji2010","level":"2","trump":"S","leader":0,"plays":'
-        '[["HK","HK","HQ","HQ","HJ","HJ"],["SA","SA","D2","D2","S2","S2"],'
-        '["H3","H3","H4","H4","H5","H5"],["C3","C3","C4","C4","C5","C5"]]}',
+        '{"op":"trick_winner","preset":"yaoji2010","level":"3","trump":"S","leader":0,"plays":'
+        '[["HK","HK","HQ","HQ","HJ","HJ"],["SA","SA","D3","D3","S3","S3"],'
+        '["H4","H4","H5","H5","H6","H6"],["C4","C4","C5","C5","C6","C6"]]}',
         {"winner": 1},
+    ),
+    # 003 "AA22 never": playing 2 the trump A pair does not chain to an off-suit 2 pair
+    (
+        '{"op":"components","preset":"yaoji2010","level":"2","trump":"S","cards":["SA","SA","D2","D2","S2","S2"]}',
+        {
+            "suit": "T",
+            "components": [{"type": "tractor", "pairs": 2, "high": "S2"}, {"type": "pair", "high": "SA"}],
+        },
     ),
     # following: a six-pair run gives a led four four consecutive pairs
     (

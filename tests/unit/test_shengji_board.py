@@ -276,20 +276,27 @@ def test_a_six_pair_run_follows_a_led_four_on_the_board_the_bot_and_the_screen()
     assert exc.value.code == "must_match_tractor"
 
 
-def test_playing_2_the_trump_a_and_level_pairs_trump_a_led_three_on_the_board() -> None:
-    carry = {"levels": ["2", "2"], "dealer": 0, "boards": 1, "time_up": False}
+def _trick_of_three_pair_tractors(level: str, hands: list[str]) -> ShengjiBoard:
+    carry = {"levels": [level, level], "dealer": 0, "boards": 1, "time_up": False}
     board = ShengjiBoard(order_with({}), carry)
     _to_play(board)
-    board.hands = [
-        sorted(cs(h))
-        for h in ["HK HK HQ HQ HJ HJ", "SA SA D2 D2 S2 S2", "H3 H3 H4 H4 H5 H5", "C3 C3 C4 C4 C5 C5"]
-    ]
+    board.hands = [sorted(cs(h)) for h in hands]
     board.trump_suit = 3
-    for seat, text in enumerate(
-        ["HK HK HQ HQ HJ HJ", "SA SA D2 D2 S2 S2", "H3 H3 H4 H4 H5 H5", "C3 C3 C4 C4 C5 C5"]
-    ):
+    for seat, text in enumerate(hands):
         board.apply(Action(seat, "play", tuple(cs(text))))
-    assert board.last_winner == 1
+    return board
+
+
+def test_playing_3_the_trump_a_and_level_pairs_trump_a_led_three_on_the_board() -> None:
+    # 003: trump A pair → off-suit level pair → trump-suit level pair is one tractor of three.
+    hands = ["HK HK HQ HQ HJ HJ", "SA SA D3 D3 S3 S3", "H4 H4 H5 H5 H6 H6", "C4 C4 C5 C5 C6 C6"]
+    assert _trick_of_three_pair_tractors("3", hands).last_winner == 1
+
+
+def test_playing_2_aa22_is_never_a_tractor_so_the_led_three_holds() -> None:
+    # 003 "AA22在任何情况下不构成拖拉机": playing 2, SA SA D2 D2 S2 S2 is a pair and a tractor of two.
+    hands = ["HK HK HQ HQ HJ HJ", "SA SA D2 D2 S2 S2", "H4 H4 H5 H5 H6 H6", "C4 C4 C5 C5 C6 C6"]
+    assert _trick_of_three_pair_tractors("2", hands).last_winner == 0
 
 
 def test_004_a_joker_pair_overcall_of_a_reinforced_declaration_is_generated_and_accepted() -> None:

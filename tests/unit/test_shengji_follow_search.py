@@ -54,9 +54,9 @@ def chains(level: int, suit: int | None, chain: LevelChain) -> dict[int, list[li
     out = {s: [plain(s)] for s in range(4) if s != suit}
     if suit is None:
         out[4] = [levels]
-    elif chain is LevelChain.THROUGH_TRUMP:
+    elif chain is LevelChain.THROUGH_TRUMP and level != 2:
         out[4] = [plain(suit) + levels]  # trump A → off-suit level → trump level → BJ → RJ
-    else:
+    else:  # 004: level cards never chain with plain trump; 003 playing 2: AA22 never
         out[4] = [plain(suit), levels]  # level cards never chain with plain trump
     return out
 
@@ -192,22 +192,36 @@ def test_a_run_of_three_and_a_pair_ranks_above_two_runs_of_two() -> None:
     assert follow_error(lead, hand, cs("S9 S9 ST ST SJ SJ SK SK"), Y8H) is None
 
 
-def test_playing_2_trump_spades_the_three_pair_tractor_must_follow_a_led_three() -> None:
-    """003 playing 2, trump ♠: SA SA D2 D2 S2 S2 is a run of three; it must follow a led trump three."""
-    ctx = trump(2, S, LevelChain.THROUGH_TRUMP)
-    lead, hand = cs("S5 S5 S6 S6 S7 S7"), cs("SA SA D2 D2 S2 S2 S9 S9")
-    assert follow_error(lead, hand, cs("D2 D2 S2 S2 S9 S9"), ctx) == FollowError.TRACTOR
-    assert follow_error(lead, hand, cs("SA SA D2 D2 S2 S2"), ctx) is None
+def test_playing_3_trump_spades_the_three_pair_tractor_must_follow_a_led_three() -> None:
+    """003 playing 3, trump ♠: SA SA D3 D3 S3 S3 is a run of three; it must follow a led trump three."""
+    ctx = trump(3, S, LevelChain.THROUGH_TRUMP)
+    lead, hand = cs("S5 S5 S6 S6 S7 S7"), cs("SA SA D3 D3 S3 S3 S9 S9")
+    assert follow_error(lead, hand, cs("D3 D3 S3 S3 S9 S9"), ctx) == FollowError.TRACTOR
+    assert follow_error(lead, hand, cs("SA SA D3 D3 S3 S3"), ctx) is None
 
 
-def test_playing_2_the_three_pair_tractor_trumps_a_led_three_wins_and_beats_a_thrown_three() -> None:
+def test_playing_3_the_three_pair_tractor_trumps_a_led_three_wins_and_beats_a_thrown_three() -> None:
     """The same tractor decides trick winners, throws and the kitty multiplier (003)."""
-    ctx = trump(2, S, LevelChain.THROUGH_TRUMP)
+    ctx = trump(3, S, LevelChain.THROUGH_TRUMP)
     led = cs("HK HK HQ HQ HJ HJ")
     assert (
-        trick_winner([led, cs("SA SA D2 D2 S2 S2"), cs("H3 H3 H4 H4 H5 H5"), cs("C3 C3 C4 C4 C5 C5")], ctx)
+        trick_winner([led, cs("SA SA D3 D3 S3 S3"), cs("H4 H4 H5 H5 H6 H6"), cs("C4 C4 C5 C5 C6 C6")], ctx)
         == 1
     )
-    failures = throw_failures(cs("S5 S5 S6 S6 S7 S7 SK"), [cs("SA SA D2 D2 S2 S2"), cs("C3"), cs("C4")], ctx)
+    failures = throw_failures(cs("S5 S5 S6 S6 S7 S7 SK"), [cs("SA SA D3 D3 S3 S3"), cs("C4"), cs("C5")], ctx)
     assert [(c.kind, c.pairs) for c in failures] == [(Kind.TRACTOR, 3), (Kind.SINGLE, 0)]
-    assert kitty_multiplier(decompose(cs("SA SA D2 D2 S2 S2"), ctx), 3) == 16
+    assert kitty_multiplier(decompose(cs("SA SA D3 D3 S3 S3"), ctx), 3) == 16
+
+
+def test_playing_2_aa22_is_never_a_tractor() -> None:
+    """003 "AA22在任何情况下不构成拖拉机": playing 2 the trump A pair never chains to an off-suit 2 pair."""
+    ctx = trump(2, S, LevelChain.THROUGH_TRUMP)
+    assert [(c.kind, c.pairs) for c in decompose(cs("SA SA D2 D2 S2 S2"), ctx)] == [
+        (Kind.TRACTOR, 2),
+        (Kind.PAIR, 1),
+    ]
+    lead, hand = cs("S5 S5 S6 S6 S7 S7"), cs("SA SA D2 D2 S2 S2 S9 S9")
+    assert follow_error(lead, hand, cs("D2 D2 S2 S2 S9 S9"), ctx) is None
+    led = cs("HK HK HQ HQ HJ HJ")
+    plays = [led, cs("SA SA D2 D2 S2 S2"), cs("H4 H4 H5 H5 H6 H6"), cs("C4 C4 C5 C5 C6 C6")]
+    assert trick_winner(plays, ctx) == 0
