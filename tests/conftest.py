@@ -13,13 +13,36 @@ something shares nothing fixed with a test beside it (free ports, its own state 
 kept on one worker, so each worker starts it once.
 """
 
+import functools
 import os
+import threading
 
 import pytest
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)
 from hypothesis import settings
 
 SHARED_SCOPES = {"module", "class", "package"}
+
+
+def _moto_writes_atomic() -> None:
+    """DynamoDB checks a write's condition and applies it as one step; moto checks and writes in
+    Python, so two threads racing for one item under load may both pass the same condition (two
+    handsets racing for one turn were both accepted on a busy machine). One lock around moto's writes
+    gives the tests the service's guarantee, so a race test tests our code, not moto's."""
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.RLock()
+    for name in ("put_item", "update_item", "delete_item", "transact_write_items"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(*args, _original=original, **kwargs):  # type: ignore[no-untyped-def]
+            with lock:
+                return _original(*args, **kwargs)
+
+        setattr(DynamoDBBackend, name, functools.wraps(original)(locked))
+
+
+_moto_writes_atomic()
 
 # `make test` samples the same boards, hands and inputs on every run (hypothesis derandomized, no example
 # database): a failure is reproduced by running it again. `make test-deep` (DECKHAND_TEST_DEPTH > 1)

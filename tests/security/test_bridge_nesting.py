@@ -5,6 +5,7 @@ message can leave the receive callback."""
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import pytest
@@ -63,7 +64,9 @@ def test_depth_is_measured_without_parsing(depth):
 
 def test_what_the_bridge_keeps_of_messages_is_bounded(broker):
     """Issue 33, finding 5: outcomes and accepted grew by every device message (~1 GB a day from one
-    handset at its rate). Only the most recent are kept."""
+    handset at its rate). Only the most recent are kept: a venue keeps RECENT, this bridge 100."""
+    assert inspect.signature(Bridge).parameters["recent"].default == RECENT <= 10_000
+    kept = 100
     bridge = Bridge(
         "127.0.0.1",
         broker.port,
@@ -72,13 +75,15 @@ def test_what_the_bridge_keeps_of_messages_is_bounded(broker):
         rate=PLENTY,
         hello_rate=PLENTY,
         strangers_rate=PLENTY,
+        recent=kept,
     )
     try:
-        for n in range(RECENT + 500):
+        for n in range(kept + 50):
             receive(bridge, "hs-T1-0", {"t": "act", "msg": f"m{n}"})
-        bridge.idle(timeout=180)  # 10,500 messages on a loaded machine
-        assert bridge.processed == RECENT + 500
-        assert len(bridge.outcomes) == len(bridge.accepted) == RECENT
-        assert bridge.accepted[-1] == ("hs-T1-0", f"m{RECENT + 499}")
+        bridge.idle(timeout=60)
+        assert bridge.processed == kept + 50
+        assert len(bridge.outcomes) == len(bridge.accepted) == kept
+        assert bridge.outcomes.maxlen == bridge.accepted.maxlen == bridge.failed.maxlen == kept
+        assert bridge.accepted[-1] == ("hs-T1-0", f"m{kept + 49}")
     finally:
         bridge.close()
