@@ -12,7 +12,7 @@ DYNAMODB := tools/dynamodb/node_modules/.installed
 # The local venue's MQTT broker: Aedes from the npm registry, run by tools/broker/broker.mjs on Node.
 BROKER := tools/broker/node_modules/.installed
 
-.PHONY: test lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
+.PHONY: test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,7 +50,19 @@ $(BROKER): tools/broker/package.json
 	cd tools/broker && npm install --silent --no-audit --no-fund --no-package-lock
 	touch $(BROKER)
 
-test: lint typecheck imports cfn-lint pytest
+# The checks run side by side (pytest waits on venues and brokers much of its time); each one's output is
+# printed whole when it ends. pytest itself runs on every core (PYTEST_JOBS: a number, or auto).
+PYTEST_JOBS ?= auto
+test:
+	$(MAKE) --no-print-directory -j4 --output-sync=target checks
+
+checks: lint typecheck imports cfn-lint pytest
+
+# The same tests with larger samples (DECKHAND_TEST_DEPTH times the examples of the property and contract
+# tests, freshly random rather than the fixed samples of `make test`): before a release, never in CI.
+DEPTH ?= 10
+test-deep: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
+	DECKHAND_TEST_DEPTH=$(DEPTH) $(BIN)/pytest -n $(PYTEST_JOBS) --dist loadgroup --durations=25
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -67,7 +79,7 @@ cfn-lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml
 
 pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_JOBS) --dist loadgroup --durations=25
 
 # GAME: bigtwo, doudizhu, guandan, shengji; PRESET: a rule set of the game (shengji: yaoji2010, common).
 DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))

@@ -6,10 +6,63 @@ firmware, publishers, the venue's parts), ``e2e/`` (the whole local venue) and `
 (the template, the layer's boundary, platform regressions). Helpers shared between groups live in
 ``tests/*.py`` (on the path via pyproject's pythonpath); a fixture that several files of one group use
 lives in that group's ``conftest.py``, one that several groups use here. No test file imports another.
+
+``make test`` runs the tests on every core (pytest-xdist, ``--dist loadgroup``): a test that starts
+something shares nothing fixed with a test beside it (free ports, its own state folder under
+``tmp_path``), and the tests of a module that share a module-scoped fixture (a venue, a broker) are
+kept on one worker, so each worker starts it once.
 """
+
+import functools
+import os
+import threading
 
 import pytest
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)
+from hypothesis import settings
+
+SHARED_SCOPES = {"module", "class", "package"}
+
+
+def _moto_writes_atomic() -> None:
+    """DynamoDB checks a write's condition and applies it as one step; moto checks and writes in
+    Python, so two threads racing for one item under load may both pass the same condition (two
+    handsets racing for one turn were both accepted on a busy machine). One lock around moto's writes
+    gives the tests the service's guarantee, so a race test tests our code, not moto's."""
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.RLock()
+    for name in ("put_item", "update_item", "delete_item", "transact_write_items"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(*args, _original=original, **kwargs):  # type: ignore[no-untyped-def]
+            with lock:
+                return _original(*args, **kwargs)
+
+        setattr(DynamoDBBackend, name, functools.wraps(original)(locked))
+
+
+_moto_writes_atomic()
+
+# `make test` samples the same boards, hands and inputs on every run (hypothesis derandomized, no example
+# database): a failure is reproduced by running it again. `make test-deep` (DECKHAND_TEST_DEPTH > 1)
+# multiplies the samples (helpers.examples) and draws them afresh each run.
+settings.register_profile("fixed", derandomize=True, database=None)
+settings.register_profile("deep", derandomize=False)
+settings.load_profile("fixed" if int(os.environ.get("DECKHAND_TEST_DEPTH", "1")) <= 1 else "deep")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under xdist's ``loadgroup``, a test that uses a module- or class-scoped fixture goes to its
+    module's group: otherwise each worker that got one of the module's tests would start its own venue.
+    Tests without such a fixture stay free to run on any worker."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        if any(defs[-1].scope in SHARED_SCOPES for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.fixture(scope="session")

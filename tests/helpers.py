@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
@@ -9,6 +10,14 @@ import pytest
 from deckhand.engines.bigtwo.board import PLAY, BigTwoBoard
 from deckhand.engines.common.cards import make_deck, mask_of, parse_card, parse_cards
 from deckhand.engines.common.shuffle import seeded_shuffle
+
+DEPTH = max(1, int(os.environ.get("DECKHAND_TEST_DEPTH", "1")))
+
+
+def examples(n: int) -> int:
+    """A property test's sample size: ``n`` in ``make test``, DECKHAND_TEST_DEPTH times it in
+    ``make test-deep``."""
+    return n * DEPTH
 
 
 def cards(text: str) -> list[int]:

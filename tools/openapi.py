@@ -42,6 +42,16 @@ def with_refusals(schema: dict[str, Any]) -> dict[str, Any]:
                 "description": "No verified identity, or the caller has no role for this in this event",
                 "content": error,
             }
+            responses.setdefault(
+                "400",
+                {
+                    "description": (
+                        "Refused before routing: a path segment over 64 characters, a path over 512, or a "
+                        "body nesting deeper than 32 levels (service/api_bounds.py)"
+                    ),
+                    "content": error,
+                },
+            )
             if "422" in responses:
                 responses["422"]["content"] = error
     schema["components"]["schemas"].pop("HTTPValidationError", None)

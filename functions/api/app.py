@@ -3,6 +3,7 @@
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
+from deckhand.service import api_bounds
 from deckhand.service.api import build_app
 from deckhand.service.infra.lambda_runtime import runtime
 
@@ -15,4 +16,7 @@ app = build_app(runtime)
 @metrics.log_metrics
 def handler(event, context):
     metrics.add_metric(name="ApiRequests", unit=MetricUnit.Count, value=1)
+    refusal = api_bounds.refusal(event)  # before routing: no parser or database meets what is unbounded
+    if refusal is not None:
+        return api_bounds.refused(refusal)
     return app.resolve(event, context)

@@ -47,3 +47,13 @@ def test_make_demo_writes_each_games_results_to_its_own_folder():
     makefile = (ROOT / "Makefile").read_text()
     # GAME, and a preset of it (PRESET=common: the rule set shengji-common), each in its own folder.
     assert "DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))" in makefile
+
+
+def test_make_test_runs_pytest_on_every_core_and_names_the_slowest_tests():
+    """`make test` keeps under 20 minutes on two cores: its checks side by side, pytest on every core
+    (a module's tests that share a venue on one worker) and the 25 slowest tests printed to keep it so."""
+    assert any("-j" in line and "checks" in line for line in _recipe("test"))
+    (line,) = [line for line in _recipe("pytest") if "pytest" in line]
+    assert "-n $(PYTEST_JOBS)" in line and "--dist loadgroup" in line and "--durations=25" in line
+    (deep,) = [line for line in _recipe("test-deep") if "pytest" in line]
+    assert "DECKHAND_TEST_DEPTH=" in deep

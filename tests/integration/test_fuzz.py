@@ -14,13 +14,14 @@ from deckhand.service.infra.messaging import RecordingPublisher
 from deckhand.service.infra.runtime import Runtime
 from deckhand.service.storage.models import _Base
 from handlers import FakeContext, api_event, load_handler
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from moto import mock_aws
 
 setup_moto_env()
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", examples(300)))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,

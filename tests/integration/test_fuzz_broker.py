@@ -16,11 +16,12 @@ from deckhand_local.venue.aedes import AedesBroker
 from deckhand_local.venue.broker import BrokerProcess
 from deckhand_local.venue.credentials import SERVER, VenueCredentials, server_client_id
 from deckhand_local.venue.demo_event import free_port
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 
-EXAMPLES = int(os.environ.get("FUZZ_BROKER_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("FUZZ_BROKER_EXAMPLES", examples(6)))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 CREDENTIALS = VenueCredentials.generate()
 THINGS = ("fz-A", "fz-B", "fz-C")

@@ -231,3 +231,41 @@ def test_a_warned_decision_is_moved_on_by_an_outage_too(league_started):
     assert [e["t"] for e in item.log][:3] == ["warning", "clocks_stopped", "pass"]
     assert audit_event("league")["replay_mismatches"] == 0  # replay looks past the outage's entry
     assert all(e["t"] != "clocks_stopped" for e in play_record(item))
+
+
+def test_a_penalty_retried_without_an_idempotency_key_is_applied_and_audited_once(backend):
+    """An audit entry is written once per change of state, whatever the retry carries (issue 34)."""
+    prepare(backend)
+    rounds.request_next_round(backend.rt, "league")
+    player = board_store.load("league", 1, "A", "1").players[1]
+    first = _penalty(backend, "warning", player, key=None)
+    again = _penalty(backend, "warning", player, key=None)  # the same request, retried without a key
+    assert again["at"] == first["at"]
+    item = board_store.load("league", 1, "A", "1")
+    assert [(e["s"], e["t"]) for e in item.log if e.get("by")] == [(1, "warning")]
+    assert [a["kind"] for a in referee.audit_log("league")] == ["warning"]
+
+
+def test_a_withdrawal_retried_without_an_idempotency_key_is_audited_once(backend):
+    prepare(backend)
+    event = events.get_event("league")
+    team = pairs.list_teams("league")[0]
+    who = team.players[0]["id"]
+    action = {"kind": "withdraw", "player": who, "reason": "ill"}
+    first = referee.record(event, action, by="ref", rt=backend.rt)
+    again = referee.record(events.get_event("league"), action, by="ref", rt=backend.rt)
+    assert again == first
+    assert [a["kind"] for a in referee.audit_log("league")] == ["withdraw"]
+    assert not next(t for t in pairs.list_teams("league") if t.sk == team.sk).active
+
+
+def test_a_withdrawal_whose_audit_entry_failed_is_audited_by_its_retry(backend, monkeypatch):
+    prepare(backend)
+    team = pairs.list_teams("league")[0]
+    action = {"kind": "withdraw", "player": team.players[0]["id"], "reason": "ill"}
+    _failing_once(monkeypatch, AuditItem, "save")
+    with pytest.raises(RuntimeError):
+        referee.record(events.get_event("league"), action, by="ref", rt=backend.rt)
+    referee.record(events.get_event("league"), action, by="ref", rt=backend.rt)
+    referee.record(events.get_event("league"), action, by="ref", rt=backend.rt)
+    assert [a["kind"] for a in referee.audit_log("league")] == ["withdraw"]

@@ -99,8 +99,8 @@ def test_a_running_event_started_meanwhile_keeps_its_things(backend, monkeypatch
     next_week()
     check = events._bound_elsewhere
 
-    def then_the_old_event_starts(event_id, things):
-        found = check(event_id, things)
+    def then_the_old_event_starts(event_id, things, by):
+        found = check(event_id, things, by)
         rounds.request_next_round(backend.rt, "cup")
         return found
 

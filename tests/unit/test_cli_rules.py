@@ -324,3 +324,76 @@ SHENGJI = [
 def test_the_shengji_calculator_answers_through_the_command_line() -> None:
     """``deckhand rules --game shengji``: every request carries its preset; a bad one gets an error."""
     assert command_line("shengji", SHENGJI) == [want for _, want in SHENGJI]
+
+
+SHENGJI_ISSUE34 = [
+    # tractors through the level cards (003): playing 3, trump spades, one tractor of three
+    (
+        '{"op":"components","preset":"yaoji2010","level":"3","trump":"S","cards":["SA","SA","D3","D3","S3","S3"]}',
+        {"suit": "T", "components": [{"type": "tractor", "pairs": 3, "high": "S3"}]},
+    ),
+    (
+        '{"op":"trick_winner","preset":"yaoji2010","level":"3","trump":"S","leader":0,"plays":'
+        '[["HK","HK","HQ","HQ","HJ","HJ"],["SA","SA","D3","D3","S3","S3"],'
+        '["H4","H4","H5","H5","H6","H6"],["C4","C4","C5","C5","C6","C6"]]}',
+        {"winner": 1},
+    ),
+    # 003 "AA22 never": playing 2 the trump A pair does not chain to an off-suit 2 pair
+    (
+        '{"op":"components","preset":"yaoji2010","level":"2","trump":"S","cards":["SA","SA","D2","D2","S2","S2"]}',
+        {
+            "suit": "T",
+            "components": [{"type": "tractor", "pairs": 2, "high": "S2"}, {"type": "pair", "high": "SA"}],
+        },
+    ),
+    # following: a six-pair run gives a led four four consecutive pairs
+    (
+        '{"op":"follow_ok","preset":"common","level":"8","trump":"H","lead":["S3","S3","S4","S4","S5","S5","S6","S6"],'
+        '"hand":["S9","S9","ST","ST","SJ","SJ","SQ","SQ","SK","SK","SA","SA"],'
+        '"play":["S9","S9","ST","ST","SQ","SQ","SK","SK"]}',
+        {"ok": False, "reason": "must_match_tractor"},
+    ),
+    # following: a run of three and a pair rank above two runs of two
+    (
+        '{"op":"follow_ok","preset":"yaoji2010","level":"8","trump":"H","lead":["S3","S3","S4","S4","S5","S5","S6","S6"],'
+        '"hand":["S9","S9","ST","ST","SJ","SJ","SK","SK","SA","SA","S2","S2"],'
+        '"play":["S9","S9","ST","ST","SK","SK","SA","SA"]}',
+        {"ok": False, "reason": "must_match_tractor"},
+    ),
+    # 004: a joker pair overcalls a reinforced declaration, and nothing overcalls it
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[{"seat":0,"cards":["H2"]},'
+        '{"seat":0,"cards":["H2"]},{"seat":1,"cards":["BJ","BJ"]},{"seat":2,"cards":["RJ","RJ"]}]}',
+        {"accepted": [True, True, True, False], "trump": None, "declarer": 1, "dealer_board1": 0},
+    ),
+    # the order: trump block, then side suits as blocks S, H, C, D from A down
+    (
+        '{"op":"order","preset":"common","level":"8","trump":"H","cards":["D3","DA","S9","CK","HA","SA","S8","C8"]}',
+        {
+            "cards": [
+                {"card": "S8", "suit": "T"},
+                {"card": "C8", "suit": "T"},
+                {"card": "HA", "suit": "T"},
+                {"card": "SA", "suit": "S"},
+                {"card": "S9", "suit": "S"},
+                {"card": "CK", "suit": "C"},
+                {"card": "DA", "suit": "D"},
+                {"card": "D3", "suit": "D"},
+            ]
+        },
+    ),
+    # nobody declared on board 1: seat 0 deals, in both presets (004 turns the kitty, jokers skipped)
+    (
+        '{"op":"declare","preset":"yaoji2010","level":"2","bids":[]}',
+        {"accepted": [], "trump": None, "declarer": None, "dealer_board1": 0},
+    ),
+    (
+        '{"op":"declare","preset":"common","level":"2","bids":[{"seat":2,"cards":["RJ","RJ"]}],'
+        '"kitty":["RJ","BJ","C7","S3","S4","S5","S6","S7"]}',
+        {"accepted": [False], "trump": "C", "declarer": None, "dealer_board1": 0},
+    ),
+]
+
+
+def test_the_shengji_calculator_answers_issue_34_s_rules() -> None:
+    assert command_line("shengji", SHENGJI_ISSUE34) == [want for _, want in SHENGJI_ISSUE34]

@@ -12,6 +12,7 @@ from deckhand.engines.doudizhu.board import DouDizhuBoard
 from deckhand.engines.doudizhu.bot import DouDizhuBot
 from deckhand.engines.doudizhu.combos import RANK_COUNT, TYPES, beats, classify, classify_counts
 from deckhand.engines.doudizhu.legal import legal_plays, rank_plays
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ def accepted_by_search(hand, prev):
     return found
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(hands, st.one_of(st.none(), hands), st.randoms(use_true_random=False))
 def test_generated_plays_are_exactly_the_accepted_ones_each_once(hand, other, rnd):
     prev = None
@@ -88,7 +89,7 @@ def play_out(seed, styles=("steady", "bold", "careful")):
     raise AssertionError("the board did not finish")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seeds)
 def test_the_same_board_and_history_give_the_same_decisions(seed):
     first, history = play_out(seed)
@@ -96,7 +97,7 @@ def test_the_same_board_and_history_give_the_same_decisions(seed):
     assert history == replayed and first == again
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seeds, st.randoms(use_true_random=False))
 def test_every_action_not_in_legal_actions_is_rejected_without_change(seed, rnd):
     board, history = play_out(seed)

@@ -2,6 +2,8 @@
 双下 and three out, reports, tribute → return → play, penalties, timing, carry and JSON round trip."""
 
 import random
+from collections import Counter
+from fractions import Fraction
 
 import pytest
 from deckhand.engines.common.cards import make_deck, parse_cards
@@ -377,3 +379,42 @@ def test_paid_tribute_cards_stay_hidden_until_both_payers_have_paid():
         assert b.view(seat)["tribute"]["transfers"] == []
     b.apply(b.legal_actions(3)[0])
     assert len(b.view(0)["tribute"]["transfers"]) == 2
+
+
+def _joker_prefixes(left: Counter[int], total: int) -> list[tuple[list[int], Fraction]]:
+    """Every run of jokers a shuffle may start with, and its probability (before a suited card)."""
+    out: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
+    for joker in (52, 53):
+        if left[joker]:
+            rest = left.copy()
+            rest[joker] -= 1
+            for tail, p in _joker_prefixes(rest, total - 1):
+                out.append(([joker, *tail], Fraction(left[joker], total) * p))
+    return out
+
+
+def test_the_first_leader_of_a_match_is_drawn_uniformly_from_the_shuffle() -> None:
+    """⚖ §4.2 "First lead": the shuffle's first non-joker card names the seat by its suit, 13 of the
+    52 suited cards a seat (the shuffle's first card itself, jokers included, gave seats 0 and 1 14/54).
+    Exactly: every start of a shuffle (jokers, then a suited card) dealt by ``from_deal``, weighed by
+    its probability."""
+    deck = make_deck(decks=2, jokers=True)
+    chance: dict[int, Fraction] = {s: Fraction(0) for s in range(4)}
+    for jokers, p in _joker_prefixes(Counter({52: 2, 53: 2}), 108):
+        for card in range(52):
+            start = [*jokers, card]
+            rest = list(deck)
+            for c in start:
+                rest.remove(c)
+            after = 108 - len(jokers)
+            leader = GuandanBoard.from_deal(start + rest).leader
+            chance[leader] += p * Fraction(2, after)
+    assert chance == {s: Fraction(1, 4) for s in range(4)}
+    # and drawn: 100,000 seeded shuffles, each seat within 0.5 points of 25 %
+    rng = random.Random(34)
+    drawn: Counter[int] = Counter()
+    n = 100_000
+    for _ in range(n):
+        rng.shuffle(deck)
+        drawn[GuandanBoard.first_leader_of_order(deck)] += 1
+    assert all(abs(drawn[s] / n - 0.25) < 0.005 for s in range(4)), drawn

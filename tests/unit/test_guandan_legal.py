@@ -20,6 +20,7 @@ from deckhand.engines.guandan.combos import (
 )
 from deckhand.engines.guandan.legal import Play, legal_plays
 from deckhand.errors import DeckhandError
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,7 +93,7 @@ def json_readings(draw: st.DrawFn) -> dict[str, Any]:
     return d
 
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

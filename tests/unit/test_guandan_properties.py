@@ -11,10 +11,11 @@ from deckhand.engines.contract import Action, Rejected
 from deckhand.engines.guandan.board import GuandanBoard, SeatView
 from deckhand.engines.guandan.bot import GuandanBot
 from deckhand.engines.guandan.levels import EndMode
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 BOT = GuandanBot()
 
 
@@ -137,7 +138,7 @@ def bot_game(seed: int, options: dict[str, object], time_up_at: int | None) -> l
 
 
 @pytest.mark.parametrize("mode", list(EndMode))
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.booleans())
 def test_bots_finish_whole_games_under_every_end_mode(mode: EndMode, seed: int, n: int, a_drop: bool) -> None:
     options: dict[str, object] = {"end_mode": mode.value, "boards": n, "a_drop": a_drop}

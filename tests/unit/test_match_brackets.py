@@ -8,6 +8,7 @@ import random
 from deckhand.competition.matchplay import knockout
 from deckhand.competition.matchplay.knockout import FinalReset, ThirdPlace
 from deckhand.service.matches.knockouts import BracketRun
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,7 +46,7 @@ def test_rounds_a_field_takes():
     assert bracket(8, double=True).waves() == 6
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 12), st.booleans(), st.integers(0, 10**6))
 def test_double_elimination_knocks_out_after_two_losses(n, reset, seed):
     final = FinalReset.RESET if reset else FinalReset.ONE_FINAL
@@ -64,7 +65,7 @@ def test_double_elimination_knocks_out_after_two_losses(n, reset, seed):
     assert sorted(places.values())[0] == 1 and max(places.values()) <= n
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 16), st.booleans(), st.integers(0, 10**6))
 def test_single_elimination_places_by_the_round_a_pair_went_out(n, third, seed):
     b = bracket(n, third=third and n >= 4)

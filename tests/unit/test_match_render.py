@@ -18,6 +18,7 @@ from deckhand.competition.match_render import (
 )
 from deckhand.competition.matchplay.entrants import Entrant, MatchResult, ResultKind
 from deckhand.competition.matchplay.ranking import Step, rank
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -442,7 +443,7 @@ def documents(draw):
     }
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(documents(), TEXT)
 def test_rendering_never_raises(doc, title):
     results, boards_, table = (

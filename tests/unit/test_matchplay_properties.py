@@ -20,10 +20,11 @@ from deckhand.competition.matchplay.swiss import (
     table_cost,
 )
 from deckhand.competition.matchplay.tally import tally
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-FAST = settings(max_examples=60, deadline=None)
+FAST = settings(max_examples=examples(60), deadline=None)
 
 
 def perfect_matchings(items):
@@ -206,7 +207,7 @@ def later_rounds(draw):
     return teams, history, SwissOptions(forbidden_pairs=forbidden, clubs=club_rule)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(later_rounds())
 def test_blocks_and_reach_solve_what_the_full_graph_solves(case):
     """The reach lemma and the block split (swiss._Later, swiss._first_unsafe_run) leave out only

@@ -85,6 +85,23 @@ def test_nobody_declared(board_class: type[ShengjiBoard], trump: int) -> None:
     assert board.no_trump == (trump < 0)
 
 
+@pytest.mark.parametrize("board_class", [ShengjiBoard, CommonBoard])
+@pytest.mark.parametrize("seed", ["a", "b", "c", "d"])
+def test_nobody_declared_on_board_1_seat_0_deals_and_takes_the_kitty(
+    board_class: type[ShengjiBoard], seed: str
+) -> None:
+    """§5.1 "nobody declared on board 1" (both presets): seat 0 deals — takes the kitty, buries, leads —
+    whatever the deal; 004 turns the kitty (jokers skipped: RJ BJ C7 → clubs), 003 plays no trump."""
+    board = board_class.in_steps(order_with({}, kitty="RJ BJ C7", seed=seed))
+    board.deal_step(DEAL_TOTAL)
+    while board.phase == DECLARE:
+        board.apply(Action(board.pending()[0], "pass"))
+    assert board.dealer == 0 and board.pending() == [0] and len(board.hand(0)) == 33
+    assert board.declarer == -1 and board.trump_suit == (1 if board_class is CommonBoard else -1)
+    view = board.view(1)
+    assert view["dealer"] == 0 and view["declaration"] is None
+
+
 def test_a_later_board_keeps_the_carried_dealer_and_plays_its_sides_level() -> None:
     carry = {"levels": ["5", "9"], "dealer": 1, "boards": 3, "time_up": False}
     board = ShengjiBoard(order_with({}), carry)
@@ -235,3 +252,58 @@ def test_a_referee_s_penalties() -> None:
     assert result["game"] == {"mp": [2, 0], "lp": [13, -13]} and result["carry"]["game_over"]
     assert result["summary"]["ended_by"] == "forfeit" and result["scores"] == [0, 0, 0, 0]
     assert ShengjiBoard.from_json(board.to_json()) == board
+
+
+# --- issue 34 on the board: generation, the bot and the screen follow the rules -------------------
+
+
+def test_a_six_pair_run_follows_a_led_four_on_the_board_the_bot_and_the_screen() -> None:
+    from deckhand.engines.shengji.bot import ShengjiBot
+    from deckhand.engines.shengji.screen import screen
+
+    board = _staged(
+        ShengjiBoard, ["S3 S3 S4 S4 S5 S5 S6 S6 D3", "S9 S9 ST ST SJ SJ SQ SQ SK SK SA SA D4", "D5", "D6"]
+    )
+    board.apply(Action(0, "play", tuple(cs("S3 S3 S4 S4 S5 S5 S6 S6"))))
+    plays = {a.cards for a in board.legal_actions(1)}
+    runs = ["S9 S9 ST ST SJ SJ SQ SQ", "ST ST SJ SJ SQ SQ SK SK", "SJ SJ SQ SQ SK SK SA SA"]
+    assert plays == {tuple(sorted(cs(r))) for r in runs}
+    decided = ShengjiBot().decide(board.seat_view(1))
+    assert decided is not None and decided.cards in plays
+    assert "a tractor of 4 pairs" in screen(board, 1)["ask"]["p"]
+    with pytest.raises(Rejected) as exc:
+        board.apply(Action(1, "play", tuple(cs("S9 S9 ST ST SQ SQ SK SK"))))
+    assert exc.value.code == "must_match_tractor"
+
+
+def _trick_of_three_pair_tractors(level: str, hands: list[str]) -> ShengjiBoard:
+    carry = {"levels": [level, level], "dealer": 0, "boards": 1, "time_up": False}
+    board = ShengjiBoard(order_with({}), carry)
+    _to_play(board)
+    board.hands = [sorted(cs(h)) for h in hands]
+    board.trump_suit = 3
+    for seat, text in enumerate(hands):
+        board.apply(Action(seat, "play", tuple(cs(text))))
+    return board
+
+
+def test_playing_3_the_trump_a_and_level_pairs_trump_a_led_three_on_the_board() -> None:
+    # 003: trump A pair → off-suit level pair → trump-suit level pair is one tractor of three.
+    hands = ["HK HK HQ HQ HJ HJ", "SA SA D3 D3 S3 S3", "H4 H4 H5 H5 H6 H6", "C4 C4 C5 C5 C6 C6"]
+    assert _trick_of_three_pair_tractors("3", hands).last_winner == 1
+
+
+def test_playing_2_aa22_is_never_a_tractor_so_the_led_three_holds() -> None:
+    # 003 "AA22在任何情况下不构成拖拉机": playing 2, SA SA D2 D2 S2 S2 is a pair and a tractor of two.
+    hands = ["HK HK HQ HQ HJ HJ", "SA SA D2 D2 S2 S2", "H4 H4 H5 H5 H6 H6", "C4 C4 C5 C5 C6 C6"]
+    assert _trick_of_three_pair_tractors("2", hands).last_winner == 0
+
+
+def test_004_a_joker_pair_overcall_of_a_reinforced_declaration_is_generated_and_accepted() -> None:
+    board = CommonBoard.in_steps(order_with({0: "H2 H2", 1: "BJ BJ"}))
+    board.deal_step(8)
+    declare(board, 0, "H2")
+    declare(board, 0, "H2")
+    assert Action(1, "declare", tuple(cs("BJ BJ"))) in board.legal_actions(1)
+    declare(board, 1, "BJ BJ")
+    assert board.standing == (1, cs("BJ")[0], 2)

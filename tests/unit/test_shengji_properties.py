@@ -18,6 +18,7 @@ from deckhand.engines.shengji.combos import (
 )
 from deckhand.engines.shengji.legal import follows, leads
 from deckhand.engines.shengji.options import LevelChain
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +37,7 @@ def hands(seed: int, n: int = 4, size: int = 25) -> list[list[int]]:
     return [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ctx=contexts, seed=seeds)
 def test_components_partition_the_cards_and_tractors_follow_the_chain(ctx, seed) -> None:
     hand = hands(seed)[0]
@@ -53,7 +54,7 @@ def test_components_partition_the_cards_and_tractors_follow_the_chain(ctx, seed)
         assert sizes == sorted(sizes, reverse=True)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ctx=contexts, seed=seeds)
 def test_generated_follows_are_exactly_the_legal_ones(ctx, seed) -> None:
     rng = random.Random(seed)
@@ -69,7 +70,7 @@ def test_generated_follows_are_exactly_the_legal_ones(ctx, seed) -> None:
         assert (follow_error(lead, follower, play, ctx) is None) == (play in generated)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ctx=contexts, seed=seeds)
 def test_every_lead_is_one_suit_and_each_multiset_once(ctx, seed) -> None:
     hand = hands(seed, 1, 10)[0]
@@ -86,7 +87,7 @@ def test_every_lead_is_one_suit_and_each_multiset_once(ctx, seed) -> None:
     assert all(len({ctx.eff[c] for c in play}) == 1 for play in got)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ctx=contexts, seed=seeds)
 def test_the_trick_goes_to_the_led_suit_or_trump_and_singles_to_the_highest(ctx, seed) -> None:
     rng = random.Random(seed)
@@ -105,7 +106,7 @@ def test_the_trick_goes_to_the_led_suit_or_trump_and_singles_to_the_highest(ctx,
     assert winner == next(i for i, p in enumerate(plays) if p[0] in contenders and ctx.strength[p[0]] == best)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ctx=contexts, seed=seeds)
 def test_a_throw_stands_exactly_when_no_other_hand_beats_a_component(ctx, seed) -> None:
     rng = random.Random(seed)

@@ -330,9 +330,26 @@ def test_yaoji_overcalls() -> None:
 
 
 def test_common_overcalls_need_more_cards_of_another_suit() -> None:
-    ok, state = _declare(C, 2, [(0, "H2"), (1, "H2 H2"), (1, "S2 S2"), (2, "BJ BJ")])
+    ok, state = _declare(C, 2, [(0, "H2"), (1, "H2 H2"), (1, "S2 S2"), (2, "C2 C2")])
     assert ok == [True, False, True, False]
     assert dc.outcome(state, C, [])[1:] == (1, 0)  # 004: the first declarer deals board 1
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        [(0, "H2")],  # a single
+        [(0, "H2"), (0, "H2")],  # reinforced
+        [(0, "H2"), (1, "S2 S2")],  # an overcall pair
+        [(0, "H2 H2")],  # a pair shown at once
+    ],
+)
+def test_common_a_joker_pair_overcalls_any_level_card_declaration_for_no_trump(before: list) -> None:
+    """004 §6 (反主后还可用一对大(小)王反无主): a joker pair over a single or a pair, reinforced or not."""
+    ok, state = _declare(C, 2, [*before, (2, "BJ BJ"), (3, "RJ RJ"), (0, "S2 S2")])
+    assert ok == [True] * len(before) + [True, False, False]  # nothing overcalls a joker pair
+    assert state.trump_suit() is None and state.standing is not None and state.standing.seat == 2
+    assert dc.outcome(state, C, [])[1:] == (2, 0)  # the first declarer still deals board 1
 
 
 def test_nobody_declared() -> None:
@@ -368,3 +385,12 @@ def test_over_trumping_a_tractor_in_both_presets() -> None:
     plays = [lead, cs("HA HA S8 S8"), cs("H3 H3 H5 H5"), cs("D3 D3 D4 D4")]
     assert trick_winner(plays, trump(8, H, LevelChain.THROUGH_TRUMP)) == 1
     assert trick_winner(plays, trump(8, H, LevelChain.LEVELS_AND_JOKERS)) == 0
+
+
+def test_order_side_suits_as_blocks_s_h_c_d_each_from_a_down_after_the_trump_block() -> None:
+    """Issue 34: the calculator's (and the handset's) order; equal-strength trumps listed S, H, C, D."""
+    ctx = trump(8, H, LevelChain.THROUGH_TRUMP)
+    got = ctx.ordered(cs("D3 DA S9 C7 CK S7 HA SA H3 D8 S8 C8 BJ D9"))
+    assert got == cs("BJ S8 C8 D8 HA H3 SA S9 S7 CK C7 DA D9 D3")
+    no_trump = trump(5, None, LevelChain.LEVELS_AND_JOKERS)
+    assert no_trump.ordered(cs("D5 H5 C5 S5 RJ SA DK")) == cs("RJ S5 H5 C5 D5 SA DK")

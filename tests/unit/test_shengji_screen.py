@@ -129,3 +129,12 @@ def test_a_game_ended_by_a_referees_forfeit_is_drawn_without_points() -> None:
     assert board.finished
     text = lines(board, 0)
     assert "Game over: forfeit by seat 1" in text and "Match points 2:0" in text
+
+
+def test_the_handset_shows_the_hand_in_the_calculator_s_order() -> None:
+    """Trump block first, then side suits as blocks S, H, C, D, each from A down (issue 34)."""
+    board = played_to(ShengjiBoard.in_steps(order_with({})))
+    for seat in range(4):
+        drawn = screen(board, seat)
+        hand = parse_cards(drawn["h"], decks=2, jokers=True)
+        assert hand == board.context.ordered(board.hand(seat))

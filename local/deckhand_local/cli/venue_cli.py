@@ -7,6 +7,7 @@ import argparse
 import json
 import re
 import signal
+import sys
 import threading
 from pathlib import Path
 from typing import IO
@@ -48,7 +49,13 @@ def run_venue(args: argparse.Namespace) -> int:
     print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table} ({args.database})")
     if venue.database is Database.DYNAMODB_LOCAL:
         print(f"  data kept in   {venue.data_dir}   (restart to go on; --fresh to start empty)")
-    stop.wait()
+    while not stop.wait(1):
+        if not venue.bridge.receiving:  # no device's message would be handled: fail loudly, not on quietly
+            print(
+                "the bridge's receive thread stopped: no device message is handled; stopping", file=sys.stderr
+            )
+            venue.stop()
+            return 1
     print("stopping …")
     venue.stop()
     return 0

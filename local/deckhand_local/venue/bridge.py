@@ -20,11 +20,12 @@ import queue
 import socket
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from deckhand.service.infra.json_depth import too_deep
 from deckhand.service.infra.outgoing import UP_FIELDS
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -40,6 +41,9 @@ QUEUE_SIZE = 1_000  # messages waiting per worker; past that the message is drop
 # A device's message is under 1 KiB (protocol.md; the brokers cut off longer packets): a longer one is
 # dropped unparsed, so parsing never holds the receive thread.
 MAX_PAYLOAD = 8_192
+# What the bridge keeps of recent messages (tests and soaks read it): the last this many, so a venue's
+# memory does not grow with every device message (a handset at its rate would add ~1 GB a day).
+RECENT = 10_000
 ANY_STRANGER = "*"  # the key of the strangers' one bucket
 Item = tuple[str, dict[str, Any], Find]  # (thing, the rule's event, what its worker must find first)
 Login = tuple[str, str]  # (username, password): the brokers take no anonymous client
@@ -71,10 +75,12 @@ def mqtt_client(client_id: str, host: str, port: int, login: Login | None = None
 
 def rule_event(thing: str, payload: bytes) -> dict[str, Any]:
     """What the IoT rule hands the play function: the message's protocol fields (no others: a device
-    cannot add or override one, ``thing`` included), and the thing name from the topic."""
+    cannot add or override one, ``thing`` included), and the thing name from the topic. A payload
+    that nests too deep is not parsed (the parser would recurse into ``RecursionError``), nor one that
+    is no JSON: either is an event without fields, which the play handler rejects."""
     try:
-        body = json.loads(payload)
-    except ValueError:
+        body = None if too_deep(payload) else json.loads(payload)
+    except (ValueError, RecursionError):
         body = None
     event = {k: body[k] for k in RULE_FIELDS if k in body} if isinstance(body, dict) else {}
     event["thing"] = thing
@@ -98,12 +104,14 @@ class Bridge:
         hello_rate: Rate = HELLOS,
         strangers_rate: Rate = STRANGERS,
         queue_size: int = QUEUE_SIZE,
+        recent: int = RECENT,
     ) -> None:
         """``route`` names the table a thing is at (default: the thing itself), called on a worker;
         ``workers`` is how many messages are handled at once, like concurrent Lambda invocations;
         ``rate``/``hello_rate``: each thing's token buckets for all its messages and for its hellos;
         ``strangers_rate``: the one bucket of all things at no known table (before their table is
-        found, or at none); ``login``: the server identity's credentials."""
+        found, or at none); ``login``: the server identity's credentials; ``recent``: how many outcomes,
+        accepted and failed messages are kept (the oldest go first)."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
@@ -116,12 +124,16 @@ class Bridge:
         self._count = threading.Lock()
         self.received = 0
         self.processed = 0
-        # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long).
+        # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long),
+        # "error" (handling it raised: the receive thread goes on).
         self.dropped: Counter[str] = Counter()
-        self.outcomes: list[dict[str, Any]] = []
-        self.accepted: list[tuple[str, Any]] = []  # (thing, message id) of every action accepted
+        self.outcomes: deque[dict[str, Any]] = deque(maxlen=recent)
+        self.accepted: deque[tuple[str, Any]] = deque(
+            maxlen=recent
+        )  # (thing, message id) of actions accepted
         self.errors = 0  # failed attempts
-        self.failed: list[dict[str, Any]] = []  # events that failed every attempt (AWS: the SQS destination)
+        # Events that failed every attempt (AWS: the SQS destination), the most recent.
+        self.failed: deque[dict[str, Any]] = deque(maxlen=recent)
         self.reorder_every = 0  # fault injection: every n-th message is overtaken by the one after it
         self.delayed = 0  # messages held back by that fault
         self.overtaken = 0  # of those, the ones a later message did overtake
@@ -130,6 +142,7 @@ class Bridge:
         self.sub = new_client(f"{name}-in", login)
         self.sub.on_subscribe = lambda *a: ready.set()
         self.sub.on_message = self._on_message
+        self.sub.suppress_exceptions = True  # a second guard: paho logs a callback's error, goes on
         # On every connect, a reconnect too: a session the broker dropped comes back without it.
         self.sub.on_connect = lambda client, *a: client.subscribe("dh/+/up", qos=1)
         self.sub.connect(host, port)
@@ -152,8 +165,22 @@ class Bridge:
         with self._count:
             self.dropped[why] += 1
 
+    @property
+    def receiving(self) -> bool:
+        """The receive thread runs: when it does not, no device's message is handled at any table."""
+        thread = getattr(self.sub, "_thread", None)
+        return thread is not None and thread.is_alive()
+
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        """On paho's only receive thread: no I/O and no waiting, whatever a client sends."""
+        """On paho's only receive thread, which an exception raised here would end (paho re-raises
+        them): whatever a message does, it is dropped and counted as "error", never raised."""
+        try:
+            self._receive(message)
+        except Exception:  # noqa: BLE001 - one message must never stop every table's messages
+            self._drop("error")
+
+    def _receive(self, message: Any) -> None:
+        """No I/O and no waiting, whatever a client sends."""
         thing = message.topic.split("/")[1]
         with self._count:
             self.received += 1

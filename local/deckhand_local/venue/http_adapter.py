@@ -10,8 +10,11 @@ token cannot make the venue read (or hold) anything.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
+import socket
+import sys
 import threading
 import uuid
 from collections.abc import Callable
@@ -24,6 +27,9 @@ from .organisers import identity_of as identity_of_name
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 MAX_BODY = 1024 * 1024  # bytes; API Gateway's own limit is 10 MB, an organiser's body is far smaller
+# Connections whose request head is still being read (no token checked yet): past this many, a new one
+# is answered 503 at once, so clients without a token cannot hold the venue's threads.
+MAX_UNREAD = 32
 
 
 class Refusal(Exception):
@@ -81,6 +87,17 @@ def api_gateway_event(
     }
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A client that hangs up before its answer is written (a broken pipe) is no failure of the venue:
+    no traceback on stderr, where it would bury a real one."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            super().handle_error(request, client_address)
+
+
 class ApiServer:
     def __init__(
         self,
@@ -91,13 +108,16 @@ class ApiServer:
         *,
         organisers: Callable[[], dict[str, str]] = dict,
         request_timeout: float = 10,
+        max_unread: int = MAX_UNREAD,
         site: Callable[[str], tuple[int, dict[str, str], bytes]] | None = None,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
         the others, read at each request (organisers added while the venue runs count at once);
-        ``request_timeout``: seconds a client may take to send its request (a slow one holds no
-        thread for long)."""
+        ``request_timeout``: seconds a client may take to send its whole request head (a slow one
+        holds no thread for long: the deadline is for the head, not for each read); ``max_unread``:
+        connections whose head is being read at once (more are refused with a 503)."""
         adapter = self
+        unread = threading.BoundedSemaphore(max_unread)
 
         def identity_of(auth: str) -> str | None:
             candidates = {VENUE_IDENTITY: token, **{identity_of_name(n): t for n, t in organisers().items()}}
@@ -113,7 +133,51 @@ class ApiServer:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
+            def handle(self) -> None:
+                self.close_connection = True
+                self._guarded()
+                while not self.close_connection:
+                    self._guarded()
+
+            def _guarded(self) -> None:
+                """One request whose head must arrive within ``request_timeout`` in all: past that
+                the connection is cut, however steadily the client trickles header lines."""
+                if not unread.acquire(blocking=False):
+                    self.close_connection = True
+                    self.request_version, self.requestline, self.command = "HTTP/1.0", "", ""
+                    self._refuse(503, "too many requests are being received: try again")
+                    return
+                self._waiting = True
+                self._deadline = threading.Timer(request_timeout, self._cut)
+                self._deadline.daemon = True
+                self._deadline.start()
+                try:
+                    self.handle_one_request()
+                finally:
+                    self._head_read()
+
+            def _cut(self) -> None:
+                self.close_connection = True
+                with contextlib.suppress(OSError):
+                    self.connection.shutdown(socket.SHUT_RDWR)
+
+            def _head_read(self) -> None:
+                if self._waiting:
+                    self._waiting = False
+                    self._deadline.cancel()
+                    unread.release()
+
+            def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+                """Errors the HTTP server itself answers (an unknown method such as PATCH, a bad
+                request line) in the API's one ``{"error": …}`` shape, not an HTML page."""
+                self.close_connection = True
+                text = message or self.responses.get(code, ("error",))[0]
+                if code in (501, 405):
+                    code, text = 405, f"method {self.command} is not allowed"
+                self._refuse(code, text)
+
             def _serve(self) -> None:
+                self._head_read()
                 if site is not None and self.command == "GET" and self.path.startswith("/site/"):
                     # The public results pages (site/live.py): no token, nothing but what anyone may see.
                     status, headers, data = site(self.path)
@@ -163,7 +227,7 @@ class ApiServer:
             do_GET = do_POST = do_PUT = do_DELETE = _serve  # noqa: N815
 
         self.handler = handler
-        self.server = ThreadingHTTPServer((host, port), RequestHandler)
+        self.server = QuietServer((host, port), RequestHandler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, name="api-http", daemon=True)
 

@@ -417,9 +417,11 @@ def port_taken(port: int) -> bool:
 
 def process_started(pid: int) -> str | None:
     """When process ``pid`` started (clock ticks since boot), or None if there is no such process:
-    with the pid it tells a live venue from a dead one whose pid was reused."""
+    with the pid it tells a live venue from a dead one whose pid was reused. A zombie (killed, not
+    yet reaped by its parent) is no process: a venue killed with -9 may be restarted at once."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return stat.rpartition(")")[2].split()[19]
+    fields = stat.rpartition(")")[2].split()
+    return None if fields[0] in ("Z", "X") else fields[19]

@@ -9,13 +9,13 @@ Every name is the organiser's or a player's input: the HTML page escapes all tex
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
 from ..engines.common.cards import TOKENS
+from .csv_cells import SafeWriter
 from .matchplay.ranking import Step
 
 IN_PLAY = "in_play"  # the ``kind`` the CSV gives a match whose result is not in yet
@@ -275,7 +275,7 @@ def _csv(header: list[str], rows: Iterable[list[str]]) -> str:
     """Rows ending in ``\n``. A carriage return in a cell is written as a line feed: with this line
     ending Python's writer leaves a lone ``\r`` unquoted, and readers would split the row there."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out)
     writer.writerow(header)
     writer.writerows([c.replace("\r\n", "\n").replace("\r", "\n") for c in row] for row in rows)
     return out.getvalue()

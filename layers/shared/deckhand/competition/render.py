@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from html import escape
 from typing import Any
+
+from .csv_cells import SafeWriter
 
 
 def standings_csv(doc: dict[str, Any]) -> str:
     """One row per player, best first: place, player, total, tie_break, and the player's registered
     name (empty when the standings carry none)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out)
     writer.writerow(["place", "player", "total", "tie_break", "name"])
     for s in doc["standings"]:
         writer.writerow(
@@ -24,7 +25,7 @@ def standings_csv(doc: dict[str, Any]) -> str:
 def board_results_csv(doc: dict[str, Any]) -> str:
     """One row per player per board comparison."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out)
     writer.writerow(["round", "board", "group", "seat", "player", "mp", "mp_pct", "place", "rank_points"])
     for b in doc["boards"]:
         for r in b["results"]:

@@ -10,7 +10,6 @@ nothing (service/storage/idempotency.py).
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -21,6 +20,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from ..competition import match_render
+from ..competition.csv_cells import SafeWriter
 from ..competition.render import results_html, standings_csv
 from ..engines.contract import Rejected
 from ..errors import DeckhandError
@@ -187,7 +187,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     @app.post("/events/<event_id>/tables")
     def register_tables(event_id: str, body: TablesBody) -> Response[dict[str, Any]]:
         event_for(event_id, "organise")
-        items = events.register_tables(event_id, [t.model_dump() for t in body.tables])
+        items = events.register_tables(event_id, [t.model_dump() for t in body.tables], by=caller())
         return Response(201, content_types.APPLICATION_JSON, {"registered": [table_of(t.sk) for t in items]})
 
     @app.post("/events/<event_id>/rounds")
@@ -343,7 +343,7 @@ def _csv(doc: dict[str, Any]) -> str:
     score its kind (``artificial``: the score is then not compared), a board the table could not
     play ``not_played``; ``deals`` on every row says whether the boards came from an organiser's seed."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out)
     writer.writerow(CSV_COLUMNS)
     deals = doc["results"]["deals"]
     for b in doc["results"]["boards"]:

@@ -255,6 +255,11 @@ def validation_error(errors: Sequence[Any]) -> dict[str, Any]:
     """pydantic's errors as every other refusal: ``{"error": "<field>: <what>", "field": …}``
     (the first error; the message names no Python or pydantic internals)."""
     first = errors[0] if errors else {}
+    if first.get("type") == "json_invalid":  # its loc is the position, not a field
+        where = [part for part in first.get("loc", ()) if isinstance(part, int)]
+        expected = str((first.get("ctx") or {}).get("error") or "invalid JSON")
+        at = f" at character {where[0]}" if where else ""
+        return {"error": f"the body is not valid JSON{at}: {expected}"}
     loc = [str(part) for part in first.get("loc", ()) if part != "body"]
     field = ".".join(loc)
     message = str(first.get("msg") or "is not valid").removeprefix("Value error, ")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
-from ..common.cards import check_cards, check_count, format_cards, parse_cards
+from ..common.cards import BLACK_JOKER, check_cards, check_count, format_cards, parse_cards, suit_of
 from ..common.deal import deal_round_robin
 from ..common.state import check_seat
 from ..common.trick import END as END
@@ -358,10 +358,17 @@ class GuandanBoard(TrickBoard):
         hands, _ = deal_round_robin(order, SEATS, HAND_SIZE)
         board = cls(hands, carry)
         if carry is None or (carry.get("order") is None and carry.get("leader") is None):
-            # ⚖ §4.2 "First lead": the software stands in for the turned card: the position named by the
-            # shuffle's first card is turned, and the seat dealt it leads.
-            board._set_first_leader(order[0] % DECK % SEATS)
+            board._set_first_leader(cls.first_leader_of_order(order))
         return board
+
+    @staticmethod
+    def first_leader_of_order(order: Sequence[int]) -> int:
+        """⚖ §4.2 "First lead": the software stands in for the turned card, drawn uniformly from the
+        seeded shuffle: the shuffle's first card that is not a joker names the seat by its suit
+        (♦ ♣ ♥ ♠ → seats 0 1 2 3). A uniform shuffle makes that card uniform over the 52 suited cards,
+        13 for each seat (the first card itself, jokers included, favoured seats 0 and 1: 14/54)."""
+        card = next(c for c in order if c < BLACK_JOKER)
+        return suit_of(card)
 
     @staticmethod
     def first_leader_of(hands: Sequence[Sequence[int]]) -> int:

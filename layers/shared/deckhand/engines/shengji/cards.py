@@ -104,9 +104,17 @@ class Trump:
         """Sort key, higher = stronger: trump above side suits, then strength, then S, H, C, D."""
         return (self.eff[card] == TRUMP, self.strength[card], -TIE_ORDER[suit_of(card)])
 
+    def display_key(self, card: int) -> tuple[int, int, int]:
+        """Sort key of the calculator's ``order`` and the handset (descending): the trump block first,
+        strongest first (equal strengths S, H, C, D), then the side suits as blocks S, H, C, D, each
+        from A down to 2 without the level rank — the way a handset shows a hand."""
+        if self.eff[card] == TRUMP:
+            return (1, self.strength[card], -TIE_ORDER[suit_of(card)])
+        return (0, suit_of(card), self.strength[card])
+
     def ordered(self, cards: Iterable[int]) -> list[int]:
-        """Cards highest first (RULES.md §5 trump order; equal strengths S, H, C, D)."""
-        return sorted(cards, key=self.order_key, reverse=True)
+        """Cards in display order (:meth:`display_key`): trump highest first, then S, H, C, D blocks."""
+        return sorted(cards, key=self.display_key, reverse=True)
 
     def suit_letter(self, card: int) -> str:
         return SUIT_LETTERS[self.eff[card]]

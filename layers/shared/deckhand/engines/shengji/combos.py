@@ -116,62 +116,88 @@ def suit_of_play(cards: Sequence[int], ctx: Trump) -> int | None:
 
 @dataclass(frozen=True)
 class Shape:
-    """What a set of cards shows against a lead: pairs inside tractors, pairs in all, and the strengths
-    that decide a trick (the first matched tractor's top, the highest pair, the highest single)."""
+    """What a set of cards shows against a lead (RULES.md §5.1 "following"): ``runs`` the lengths of the
+    runs of pairs matched to the lead's tractors, in the lead's order (longest led tractor first), the
+    best the cards allow; ``pairs`` the pairs matched in all (runs included); and the strengths that
+    decide a trick (the top of the first matched run, the highest pair, the highest single)."""
 
-    tractor_pairs: int
+    runs: tuple[int, ...]
     pairs: int
     tractor_top: int
     pair_top: int
     single_top: int
 
+    @property
+    def tractor_pairs(self) -> int:
+        return sum(self.runs)
+
+
+def best_runs(
+    counts: Sequence[int], up: Sequence[int], demands: Sequence[int]
+) -> tuple[tuple[int, ...], int]:
+    """The longest-run-first matching, as a search over the hand's runs of pairs.
+
+    ``counts[s]``: pairs held at strength ``s`` (several only at the off-suit level strength);
+    ``demands``: the led tractors' lengths, longest first. Each led tractor takes runs (consecutive
+    pairs along ``up``) of at most its remaining length, one after another; pairs fill what is left.
+    Matchings compare by their run lengths in order (lexicographically: a run of three and a pair
+    beats two runs of two; a run of four beats 2 + 2), then by the top of the first run. Returns
+    (run lengths, top of the first run or -1)."""
+    memo: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], int]] = {}
+
+    def go(held: tuple[int, ...], i: int, left: int) -> tuple[tuple[int, ...], int]:
+        if left < 2:
+            if i + 1 >= len(demands):
+                return ((), -1)
+            return go(held, i + 1, demands[i + 1])
+        key = (held, i, left)
+        if key in memo:
+            return memo[key]
+        best = go(held, i, 0)  # no (further) run for this tractor: pairs fill it
+        for start, n in enumerate(held):
+            if not n:
+                continue
+            run = [start]
+            while len(run) < left and up[run[-1]] >= 0 and held[up[run[-1]]]:
+                run.append(up[run[-1]])
+            for k in range(2, len(run) + 1):
+                rest = list(held)
+                for s in run[:k]:
+                    rest[s] -= 1
+                tail, _ = go(tuple(rest), i, left - k)
+                cand = ((k, *tail), run[k - 1])
+                if cand > best:
+                    best = cand
+        memo[key] = best
+        return best
+
+    if not demands:
+        return ((), -1)
+    return go(tuple(counts), 0, demands[0])
+
 
 def match(cards: Iterable[int], lead: Sequence[Component], ctx: Trump, suit: int) -> Shape:
     """Match cards of one suit against the lead's components, longest run first (RULES.md §5.1
-    "following"): each led tractor takes the longest run it can (a shorter one, then pairs for the
-    rest), each led pair a pair."""
+    "following"; :func:`best_runs`): the led tractors take the best runs the cards allow, then pairs
+    make up the led pairs (a tractor's unmatched pairs included)."""
     counts = Counter(cards)
     at = _pair_positions(counts, ctx)
-    up = ctx.up[suit]
-    tractor_pairs = 0
-    owed = 0
-    tractor_top = -1
-    for comp in lead:
-        if comp.kind is not Kind.TRACTOR:
-            if comp.kind is Kind.PAIR:
-                owed += 1
-            continue
-        left = comp.pairs
-        while left >= 2:
-            run = _longest_run(at, up, left)
-            if len(run) < 2:
-                break
-            if tractor_top < 0:
-                tractor_top = run[-1]
-            for s in run:
-                counts[_take(at, s)] -= 2
-            tractor_pairs += len(run)
-            left -= len(run)
-        owed += left
-    remaining = sorted(at, reverse=True)
-    pair_top = -1
-    paired = 0
-    for s in remaining:
-        for c in at[s]:
-            if paired < owed:
-                pair_top = max(pair_top, s)
-                paired += 1
-                counts[c] -= 2
-    single_top = max((ctx.strength[c] for c, n in counts.items() if n > 0), default=-1)
-    if tractor_pairs and pair_top < 0:
-        pair_top = tractor_top
-    return Shape(tractor_pairs, tractor_pairs + paired, tractor_top, pair_top, single_top)
+    held = [0] * 16
+    for s, cards_at in at.items():
+        held[s] = len(cards_at)
+    demands = sorted((c.pairs for c in lead if c.kind is Kind.TRACTOR), reverse=True)
+    runs, tractor_top = best_runs(held, ctx.up[suit], demands)
+    led_pairs = sum(c.pairs if c.kind is Kind.TRACTOR else 1 for c in lead if c.kind is not Kind.SINGLE)
+    pairs = min(led_pairs, sum(held))
+    pair_top = max(at, default=-1) if pairs else -1
+    single_top = max((ctx.strength[c] for c in counts), default=-1)
+    return Shape(runs, pairs, tractor_top, pair_top, single_top)
 
 
-def lead_shape(lead: Sequence[Component]) -> tuple[int, int]:
-    """(pairs in tractors, pairs in all) of a lead's own components."""
-    tp = sum(c.pairs for c in lead if c.kind is Kind.TRACTOR)
-    return tp, tp + sum(1 for c in lead if c.kind is Kind.PAIR)
+def lead_shape(lead: Sequence[Component]) -> tuple[tuple[int, ...], int]:
+    """(tractor lengths longest first, pairs in all) of a lead's own components."""
+    runs = tuple(sorted((c.pairs for c in lead if c.kind is Kind.TRACTOR), reverse=True))
+    return runs, sum(runs) + sum(1 for c in lead if c.kind is Kind.PAIR)
 
 
 class FollowError(StrEnum):
@@ -204,7 +230,7 @@ def follow_error(
     comps = decompose(lead, ctx)
     need = match(in_suit, comps, ctx, suit)
     have = match(played, comps, ctx, suit)
-    if have.tractor_pairs < need.tractor_pairs:
+    if have.runs < need.runs:
         return FollowError.TRACTOR
     if have.pairs < need.pairs:
         return FollowError.PAIR
@@ -221,7 +247,7 @@ def play_key(lead: Sequence[int], play: Sequence[int], ctx: Trump) -> tuple[int,
         return None
     comps = decompose(lead, ctx)
     shape = match(play, comps, ctx, psuit)
-    if (shape.tractor_pairs, shape.pairs) != lead_shape(comps):
+    if (shape.runs, shape.pairs) != lead_shape(comps):
         return None
     deciding = (
         shape.tractor_top if shape.tractor_pairs else shape.pair_top if shape.pairs else shape.single_top

@@ -82,10 +82,15 @@ def check(state: Declared, bid: Declaration, options: Options) -> Declared:
             raise ValueError(DeclareError.TOO_WEAK)
         if not bid.joker and standing.count >= 2:
             raise ValueError(DeclareError.TOO_WEAK)
-    else:
-        if bid.count <= standing.count:
+    elif bid.joker:
+        # 004: a joker pair overcalls any level-card declaration, single or pair, reinforced or an
+        # overcall itself (反主后还可用一对大(小)王反无主); nothing overcalls a joker pair.
+        if standing.joker:
             raise ValueError(DeclareError.TOO_WEAK)
-        if not bid.joker and bid.suit == standing.suit:
+    else:
+        if standing.joker or bid.count <= standing.count:
+            raise ValueError(DeclareError.TOO_WEAK)
+        if bid.suit == standing.suit:
             raise ValueError(DeclareError.SAME_SUIT)
     return Declared(state.first, bid)
 

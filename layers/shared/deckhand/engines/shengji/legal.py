@@ -71,7 +71,7 @@ def iter_follows(lead: Sequence[int], hand: Sequence[int], ctx: Trump) -> Iterat
     need = match(in_suit, comps, ctx, suit)
     for play in multisets(sorted(Counter(in_suit).items()), n):
         have = match(play, comps, ctx, suit)
-        if have.tractor_pairs >= need.tractor_pairs and have.pairs >= need.pairs:
+        if have.runs >= need.runs and have.pairs >= need.pairs:
             yield play
 
 

@@ -35,7 +35,9 @@ class Overcall(StrEnum):
     # 003: a level pair over a level single; a joker pair over a level single or pair; nothing over
     # a joker pair; jokers alone never declare.
     PAIR_THEN_JOKERS = "pair_then_jokers"
-    # 004: more cards than the standing declaration, of another suit (其他花色); jokers never open.
+    # 004: a level-card overcall needs more cards than the standing declaration, of another suit
+    # (其他花色); a joker pair overcalls any level-card declaration, single or pair, reinforced or not;
+    # nothing overcalls a joker pair; jokers never open.
     MORE_CARDS = "more_cards"
 
 

@@ -51,8 +51,9 @@ def screen(board: object, seat: int) -> dict[str, Any]:
             buried = draw.cards_text(board.buried)
             lines.append(f"Kitty {buried}: ×{kitty['multiplier']} = {kitty['points']} points")
         lines.append(draw.scores_line(result["scores"]))
-    hand = sorted(v.hand, key=ctx.order_key)
-    return draw.screen(v.hand, lines, _ask(v, hand), order=ctx.order_key)
+    # the calculator's order (RULES.md §5 trump block, then side suits S, H, C, D, each A down to 2)
+    hand = ctx.ordered(v.hand)
+    return draw.screen(v.hand, lines, _ask(v, hand), order=hand.index)
 
 
 def _status(v: SeatView) -> str:
@@ -144,8 +145,10 @@ def _follow_ask(v: SeatView, hand: list[int]) -> dict[str, Any]:
             f"Play all {len(in_suit)} {name} and {others} other card{'s' if others > 1 else ''}", play
         )
     need = match(in_suit, decompose(v.lead, ctx), ctx, suit)
-    if need.tractor_pairs:
-        shape = f", a tractor of {need.tractor_pairs} pairs"
+    if len(need.runs) == 1:
+        shape = f", a tractor of {need.runs[0]} pairs"
+    elif need.runs:  # longest run first: e.g. a run of 3 and a run of 2
+        shape = f", tractors of {' + '.join(str(r) for r in need.runs)} pairs"
     elif need.pairs:
         shape = f", with {need.pairs} pair{'s' if need.pairs > 1 else ''}"
     else:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pynamodb.exceptions import UpdateError
 
-from ...errors import DeckhandError
+from ...errors import Conflict, DeckhandError
 from ..storage.models import EventItem
 
 Role = Literal["owner", "organiser", "referee"]
@@ -75,7 +75,5 @@ def set_roles(event: EventItem, identity: str, roles: dict[str, str]) -> EventIt
     try:
         event.update(actions=[EventItem.roles.set(dict(sorted(roles.items())))])
     except UpdateError:
-        from .events import Conflict
-
         raise Conflict("the event changed meanwhile; read it and try again") from None
     return event

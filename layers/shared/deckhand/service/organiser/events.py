@@ -16,7 +16,9 @@ from pynamodb.expressions.condition import Condition
 from ...competition.grades import EventPlan, check_event
 from ...engines.registry import game
 from ...engines.spec import Competition
+from ...errors import Conflict as Conflict
 from ...errors import DeckhandError
+from ...errors import NotFound as NotFound
 from ..infra.clock import now_ms
 from ..storage.keys import (
     META,
@@ -40,20 +42,13 @@ from ..storage.models import (
     TableItem,
     transaction,
 )
+from . import access
 from .match_settings import MatchFormat, MatchSettings, rule_options
 
 FORMATS = ("pvp", "pva")
 THING_NAME = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
 ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ATTEMPTS = 8  # registrations racing for numbers: each lost race is one more registration done
-
-
-class NotFound(DeckhandError):
-    pass
-
-
-class Conflict(DeckhandError):
-    pass
 
 
 class SeedNotAllowed(DeckhandError):
@@ -298,13 +293,15 @@ def list_tables(event_id: str) -> list[TableItem]:
 RELEASED = ("finished", "registering")
 
 
-def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableItem]:
+def register_tables(event_id: str, tables: list[dict[str, Any]], by: str | None = None) -> list[TableItem]:
     """Venue tables with the thing name of each seat's handset and of the dealing table (optional).
 
     A thing is bound to one seat of one event while that event can use it: it may act for that seat
     and nothing else. It may be registered in another event once its event has finished or if that
     event never started; while the other event runs (dealing, playing, between rounds) → Conflict.
-    The move is conditional on the other event still being so, in the same transaction.
+    The move is conditional on the other event still being so, in the same transaction. A thing of
+    an event that never started is moved only by ``by`` who may organise that event too: another
+    organiser cannot take its handsets (``by`` None: the venue itself, which organises every event).
     """
     event = get_event(event_id)
     seats = game(event.ruleset).seats
@@ -323,7 +320,7 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
             if thing in things:
                 raise Conflict(f"thing {thing!r} is assigned twice")
             things.add(thing)
-    bound = _bound_elsewhere(event_id, sorted(things))
+    bound = _bound_elsewhere(event_id, sorted(things), by)
     items = []
     for i, t in enumerate(tables):
         table_item = TableItem(
@@ -363,9 +360,10 @@ def register_tables(event_id: str, tables: list[dict[str, Any]]) -> list[TableIt
     return items
 
 
-def _bound_elsewhere(event_id: str, things: list[str]) -> dict[str, str]:
+def _bound_elsewhere(event_id: str, things: list[str], by: str | None) -> dict[str, str]:
     """Things bound to an event that has let them go: thing → that event. A thing bound to this
-    event, or to one that still runs, is a Conflict."""
+    event, or to one that still runs, is a Conflict; one of a not-started event whose staff ``by``
+    is not, Forbidden (only a finished or deleted event lets anyone take its things)."""
     keys = [(device_pk(thing), META) for thing in things]
     devices = list(DeviceItem.batch_get(keys, consistent_read=True)) if keys else []
     statuses: dict[str, str] = {}
@@ -376,7 +374,10 @@ def _bound_elsewhere(event_id: str, things: list[str]) -> dict[str, str]:
             raise Conflict(f"thing {thing!r} is registered already in this event")
         if previous not in statuses:
             try:
-                statuses[previous] = get_event(previous).status
+                holder = get_event(previous)
+                statuses[previous] = holder.status
+                if holder.status != "finished" and by is not None:
+                    access.require(holder, by, "organise")
             except NotFound:
                 statuses[previous] = "finished"  # its event is gone: nothing can use it there
         if statuses[previous] not in RELEASED:

@@ -14,7 +14,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist
+from pynamodb.exceptions import DoesNotExist, UpdateError
 
 from ...engines.contract import Rejected
 from ..duplicate.scoring import recompute_latest_standings
@@ -44,7 +44,10 @@ def record(
     token = secrets.token_hex(4)
     at = now_ms()
     if kind == "withdraw":
-        applied = _withdraw(event, action.get("player"))
+        changed, applied = _withdraw(event, action.get("player"))
+        earlier = None if changed else _earlier_withdrawal(event_id, action.get("player"))
+        if earlier is not None:
+            return earlier  # a retry: the state changed once, and its audit entry is there already
     elif kind == "serve_deal":
         token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
         applied = deal_takeover.serve_deal(rt, event, action.get("table"), by, token)
@@ -64,9 +67,12 @@ def record(
     elif event.match is not None:
         if not action.get("player"):
             raise Rejected("player_missing", f"a {kind} names the player")
-        token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
-        applied = match_penalties.penalise(rt, event, kind, action["player"], by, token)
-        at = applied.pop("at")  # the audit entry of a retried penalty is the same item, written again
+        key = None if request is None else hashlib.sha256(f"{by}/{request}".encode()).hexdigest()[:16]
+        applied = match_penalties.penalise(rt, event, kind, action["player"], by, key)
+        # The audit entry of a retried penalty (with or without its Idempotency-Key) is the same item,
+        # written again: its id and time are the penalty's on the board.
+        at = applied.pop("at")
+        token = applied.pop("pid")
     else:
         if kind not in ("warning", "violation"):
             raise Rejected(
@@ -80,24 +86,43 @@ def record(
     return {"kind": kind, "by": by, "at": at, **detail}
 
 
-def _withdraw(event: EventItem, player: str | None) -> dict[str, Any]:
+def _withdraw(event: EventItem, player: str | None) -> tuple[bool, dict[str, Any]]:
     """A withdrawal (RULES.md §4.3; 001): the player — in a match event, the player's pair — keeps
-    its results and is seated or paired no more from the next round on."""
+    its results and is seated or paired no more from the next round on. Conditional: (whether this
+    call withdrew them, what the audit entry records); a player already withdrawn is not again."""
     event_id = event_id_of(event)
     if event.match is None:
         _check_player(event_id, "withdraw", player)
-        PlayerItem(event_pk(event_id), player_sk(str(player))).update(actions=[PlayerItem.active.set(False)])
-        return {}
+        item = PlayerItem(event_pk(event_id), player_sk(str(player)))
+        return _set_inactive(item, PlayerItem.active), {}
     from ..organiser.pairs import list_teams
 
     team = next((t for t in list_teams(event_id) if any(p["id"] == player for p in t.players)), None)
     if team is None:
         raise Rejected("unknown_player", f"player {player!r} plays in no pair of this event")
-    team.update(actions=[TeamItem.active.set(False)])
+    changed = _set_inactive(team, TeamItem.active)
     from ..organiser.pairs import field_changed
 
-    field_changed(event)
-    return {"pair": team_of(team.sk)}
+    field_changed(event)  # idempotent: a retry completes what a first attempt may have left undone
+    return changed, {"pair": team_of(team.sk)}
+
+
+def _set_inactive(item: PlayerItem | TeamItem, active: Any) -> bool:
+    """Set ``active`` false if it is true; whether this call changed it."""
+    try:
+        item.update(actions=[active.set(False)], condition=active.is_in(True))
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def _earlier_withdrawal(event_id: str, player: str | None) -> dict[str, Any] | None:
+    """The audit entry of the player's withdrawal, if one was written."""
+    return next(
+        (a for a in audit_log(event_id) if a["kind"] == "withdraw" and a.get("player") == player), None
+    )
 
 
 def _check_player(event_id: str, kind: str, player: str | None) -> None:

@@ -9,6 +9,7 @@ pair is paired no more.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ...engines.contract import Action, Rejected
@@ -26,11 +27,17 @@ from ..storage.models import BoardStateItem, EventItem, TeamItem
 KINDS = ("warning", "violation", "foul", "forfeit", "disqualify")
 
 
-def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, penalty: str) -> dict[str, Any]:
-    """Apply ``kind`` to ``player``'s seat at the board in play; where and when it was applied.
+def penalise(
+    rt: Runtime, event: EventItem, kind: str, player: str, by: str, penalty: str | None
+) -> dict[str, Any]:
+    """Apply ``kind`` to ``player``'s seat at the board in play; where and when it was applied, and
+    the penalty's id (``pid``).
 
-    ``penalty`` identifies the request (its Idempotency-Key): a retry of a penalty already applied
-    changes no board again and completes what the first attempt may have left undone."""
+    ``penalty`` identifies the request (from its Idempotency-Key): a retry of a penalty already applied
+    changes no board again and completes what the first attempt may have left undone. Without a key
+    (None) the penalty is identified by what it is and where play stands: the same referee giving
+    the same penalty to the same player on the same board before any further move there is a retry
+    (one change of state, one audit entry); after a move it is a new penalty."""
     event_id = event_id_of(event)
     if event.status != "playing":
         raise Conflict(
@@ -41,6 +48,8 @@ def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, pen
     if match is None:
         raise Rejected("unknown_player", f"player {player!r} plays no match in round {round_no}")
     seat = match.players.index(player)
+    if penalty is None:
+        penalty = _content_id(event_id, round_no, match.table, match.boards[-1], kind, player, by)
     done = _applied(event_id, round_no, match.table, match.boards, penalty)
     if done is not None:
         board, at = done
@@ -70,7 +79,15 @@ def penalise(rt: Runtime, event: EventItem, kind: str, player: str, by: str, pen
     current = board_store.load(event_id, round_no, match.table, board)
     if current is not None:
         board_progress.after_change(rt, current)
-    return {"round": round_no, "table": match.table, "board": board, "seat": seat, "at": at}
+    return {"round": round_no, "table": match.table, "board": board, "seat": seat, "at": at, "pid": penalty}
+
+
+def _content_id(event_id: str, round_no: int, table: str, board: str, kind: str, player: str, by: str) -> str:
+    """A key-less penalty's id: what it is, and the board's moves so far (log entries no referee gave)."""
+    item = board_store.load(event_id, round_no, table, board)
+    moves = 0 if item is None else sum(1 for e in item.log if not e.get("by"))
+    text = f"{by}/{kind}/{player}/{round_no}/{table}/{board}/{moves}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _applied(
