@@ -3,12 +3,13 @@
 import io
 import re
 
+from deckhand.competition.showcase import write_standings
 from deckhand.engines.bigtwo.showcase import run_demo
 
 
 def demo_text(seed="test-seed", boards=2) -> str:
     out = io.StringIO()
-    assert run_demo(boards=boards, seed=seed, out=out) == 0
+    write_standings(run_demo(boards=boards, seed=seed, out=out), "bigtwo-2017", out)
     return out.getvalue()
 
 

@@ -377,9 +377,12 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
     if args.command == "engine-demo":
-        showcase = by_alias(args.game).showcase
-        assert showcase is not None  # the parser offers only games that have one
-        return showcase(args.boards, args.seed, sys.stdout)
+        from deckhand.competition.showcase import write_standings
+
+        spec = by_alias(args.game)
+        assert spec.showcase is not None  # the parser offers only games that have one
+        write_standings(spec.showcase(args.boards, args.seed, sys.stdout), spec.ruleset, sys.stdout)
+        return 0
     return 2
 
 

@@ -40,6 +40,9 @@ class TieBreak(enum.Enum):
     TRIMMED_PLAY_TIME = "trimmed_play_time"
 
 
+ShowcaseScore = tuple[str, str, int, int]  # a showcase board's result: player, table, seat, game score
+
+
 @dataclass(frozen=True)
 class StandingsRule:
     """How a duplicate field of this game is ranked after the totals."""
@@ -103,7 +106,9 @@ class GameSpec:
     carries: bool = False  # a board starts from the previous board's outcome (levels, dealer, tribute)
     # The rule set's options (typed, with the rules' defaults) from an event's JSON; None when it has none.
     options: Callable[[dict[str, Any] | None], RuleOptions] | None = None
-    showcase: Callable[[int, str, Any], int] | None = None  # ``deckhand engine-demo``: boards, seed, out
+    # ``deckhand engine-demo``: boards, seed, out → each board's scores (player, table, seat, game score);
+    # the caller ranks them (engines know no standings).
+    showcase: Callable[[int, str, Any], list[tuple[ShowcaseScore, ...]]] | None = None
     # How a seat's handset screen is drawn (device protocol v2): board, seat → hand in display order,
     # status lines and the ask (a prompt with options, each an action). The firmware knows no game.
     screen: Callable[[Board, int], dict[str, Any]] | None = None

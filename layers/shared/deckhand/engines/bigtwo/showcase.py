@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import IO
 
-from ...competition.standings import BoardResults, Result, standings
 from ..common.cards import format_cards, make_deck
 from ..common.shuffle import seeded_shuffle
+from ..spec import ShowcaseScore
 from .board import BigTwoBoard
 from .bot import BigTwoBot
 from .combos import classify
@@ -69,10 +69,10 @@ def play_board(board: BigTwoBoard, seats: list[tuple[str, str]], out: IO[str]) -
     return scores
 
 
-def run_demo(*, boards: int, seed: str, out: IO[str]) -> int:
-    totals = {player: 0 for player, _ in PLAYERS}
+def run_demo(*, boards: int, seed: str, out: IO[str]) -> list[tuple[ShowcaseScore, ...]]:
+    """Play and log the boards; each board's scores for the caller to rank."""
     comparison: list[str] = []
-    results: list[BoardResults] = []
+    results: list[tuple[ShowcaseScore, ...]] = []
     for number in range(1, boards + 1):
         order = seeded_shuffle(make_deck(), f"{seed}/board/{number}")
         out.write(f"\n=== Board {number} (deal seed {seed}/board/{number}) ===\n")
@@ -83,18 +83,11 @@ def run_demo(*, boards: int, seed: str, out: IO[str]) -> int:
             out.write(f"  table {t}\n")
             scores = play_board(BigTwoBoard.from_order(order), seats, out)
             per_table.append((seats, scores))
-            for (player, _), score in zip(seats, scores, strict=True):
-                totals[player] += score
         results.append(
-            BoardResults(
-                str(number),
-                1,
-                "1",
-                tuple(
-                    Result(seats[seat][0], str(t), seat, scores[seat])
-                    for t, (seats, scores) in enumerate(per_table, start=1)
-                    for seat in range(4)
-                ),
+            tuple(
+                (seats[seat][0], str(t), seat, scores[seat])
+                for t, (seats, scores) in enumerate(per_table, start=1)
+                for seat in range(4)
             )
         )
         for seat in range(4):
@@ -102,12 +95,4 @@ def run_demo(*, boards: int, seed: str, out: IO[str]) -> int:
             comparison.append(f"  board {number} seat {seat}: " + " vs ".join(cells))
     out.write("\n=== Duplicate comparison (same board, same seat) ===\n")
     out.write("\n".join(comparison) + "\n")
-    out.write("\n=== Standings (matchpoints → rank points, RULES.md §1) ===\n")
-    _, ranked = standings(results, "bigtwo-2017")
-    for s in ranked:
-        decided = f"  (tie-break: {s.tie_break})" if s.tie_break else ""
-        out.write(
-            f"  {s.place:>2}. {s.player:<3} {s.total_cents / 100:>9.2f} rank points, "
-            f"game score {totals[s.player]:+d}{decided}\n"
-        )
-    return 0
+    return results

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import ActionRule, BeatenCount, GameSpec, StandingsRule, TieBreak, board_bot, lazily, view_bot
+from ..spec import (
+    ActionRule,
+    BeatenCount,
+    GameSpec,
+    ShowcaseScore,
+    StandingsRule,
+    TieBreak,
+    board_bot,
+    lazily,
+    view_bot,
+)
 from . import HAND_SIZE, RULESET, SEATS
 from .board import BigTwoBoard, SeatView
 from .bot import BigTwoBot
 
 
-def _showcase(boards: int, seed: str, out: Any) -> int:
+def _showcase(boards: int, seed: str, out: Any) -> list[tuple[ShowcaseScore, ...]]:
     from .showcase import run_demo
 
     return run_demo(boards=boards, seed=seed, out=out)
