@@ -1,0 +1,83 @@
+"""A player's own device (a join link's thing) follows its player from table to table (issue 36).
+
+Handsets stay at their tables; a player device acts for whatever seat the round's seating gives its
+player, gets that seat's views only, and is refused from the moment its link is revoked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend import THINGS, Backend, DeviceBot, act, create_table, prepare, run_round
+from deckhand.service.duplicate import rounds
+from deckhand.service.infra import outgoing
+from deckhand.service.organiser import player_links
+from deckhand.service.storage import keys, models
+from moto import mock_aws
+
+
+def seat_in(round_no: int, player: str) -> tuple[str, int]:
+    seating = models.RoundItem.get(keys.event_pk("cup"), keys.round_sk(round_no)).seating
+    row = next(row for row in seating if player in row["seats"])
+    return row["table"], row["seats"].index(player)
+
+
+def views(b: Backend, thing: str) -> list[dict[str, Any]]:
+    return [p for p in b.publisher.to(thing) if p["t"] == "view"]
+
+
+def test_player_devices_follow_their_players_through_the_rounds_and_see_only_their_seat() -> None:
+    with mock_aws():
+        create_table()
+        b = Backend()
+        prepare(b)
+        links = {link.player: link.thing for link in player_links.issue_links("cup")}
+        web = [DeviceBot(b, thing) for thing in links.values()]
+        moved = set()
+        for round_no in (1, 2):
+            rounds.request_next_round(b.rt, "cup")
+            run_round(b, web)  # the players' own devices alone play the round to its end
+            assert models.RoundItem.get(keys.event_pk("cup"), keys.round_sk(round_no)).status == "done"
+            for player, thing in links.items():
+                table, seat = seat_in(round_no, player)
+                got = [v for v in views(b, thing) if v["r"] == round_no]
+                assert got and {v["s"] for v in got} == {seat}, (player, round_no)
+                moved.add((player, table, seat))
+        assert len(moved) > len(links)  # the Swiss movement moved players between rounds
+        for handset in THINGS:
+            assert views(b, handset) == []  # a seated player's views go to their own device
+
+
+def test_a_revoked_links_device_is_refused_from_its_next_message() -> None:
+    with mock_aws():
+        create_table()
+        b = Backend()
+        prepare(b)
+        links = {link.player: link.thing for link in player_links.issue_links("cup", ["P1", "P2"])}
+        rounds.request_next_round(b.rt, "cup")
+        thing = links["P1"]
+        sent = len(views(b, thing))  # its views since the round started
+        assert b.send(thing, {"t": "hello", "msg": "h1"})["status"] == "accepted"
+        table, seat = seat_in(1, "P1")
+        assert len(views(b, thing)) == sent + 1  # a hello resends its view
+        view = views(b, thing)[-1]
+        assert view["s"] == seat
+        player_links.revoke_link("cup", "P1")
+        before = models.BoardStateItem.get(keys.board_pk("cup", 1, table, view["b"]), keys.STATE).version
+        for payload in ({"t": "hello", "msg": "h2"}, act("m1", view["b"], "pass", r=1)):
+            outcome = b.send(thing, payload)
+            assert outcome["status"] == "rejected" and outcome["code"] == outgoing.UNKNOWN_DEVICE, outcome
+        after = models.BoardStateItem.get(keys.board_pk("cup", 1, table, view["b"]), keys.STATE).version
+        assert after == before
+        # The other player's device is untouched.
+        assert b.send(links["P2"], {"t": "hello", "msg": "h3"})["status"] == "accepted"
+
+
+def test_a_device_whose_player_sits_out_is_only_acknowledged() -> None:
+    with mock_aws():
+        create_table()
+        b = Backend()
+        prepare(b)
+        (link,) = player_links.issue_links("cup", ["P1"])
+        assert b.send(link.thing, {"t": "hello", "msg": "h1"})["status"] == "accepted"  # no round yet
+        assert [p["t"] for p in b.publisher.to(link.thing)] == ["ack"]
