@@ -118,6 +118,10 @@ class BrokerProcess:
             str(self.port),
         ]
 
+    def environment(self) -> dict[str, str] | None:
+        """The broker process's environment (None: the venue's own)."""
+        return None
+
     def start(self, timeout: float = 20, spawned: Spawned | None = None) -> Self:
         out = self.log.open("ab") if self.log is not None else None
         try:
@@ -127,6 +131,7 @@ class BrokerProcess:
                 stdout=out or subprocess.DEVNULL,
                 stderr=subprocess.STDOUT if out else subprocess.DEVNULL,
                 start_new_session=True,
+                env=self.environment(),
             )
         finally:
             if out is not None:
