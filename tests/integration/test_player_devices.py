@@ -81,3 +81,26 @@ def test_a_device_whose_player_sits_out_is_only_acknowledged() -> None:
         (link,) = player_links.issue_links("cup", ["P1"])
         assert b.send(link.thing, {"t": "hello", "msg": "h1"})["status"] == "accepted"  # no round yet
         assert [p["t"] for p in b.publisher.to(link.thing)] == ["ack"]
+
+
+def test_a_match_events_players_get_links_and_play_their_matches_on_them() -> None:
+    """A match event's players are its pairs' (links are issued per player), and a round of matches
+    names their own devices too: they alone play the round's matches to their end."""
+    from test_backend_match import THINGS as HANDSETS
+    from test_backend_match import SeatBot
+    from test_backend_match import prepare as prepare_league
+
+    with mock_aws():
+        create_table()
+        b = Backend()
+        prepare_league(b)
+        issued = player_links.issue_links("league")
+        assert sorted(link.player for link in issued) == sorted(f"{p}{n}" for p in "NESW" for n in (1, 2))
+        rounds.request_next_round(b.rt, "league")
+        run_round(b, [SeatBot(b, link.thing) for link in issued])  # type: ignore[list-item]
+        item = models.RoundItem.get(keys.event_pk("league"), keys.round_sk(1))
+        assert item.status == "done"
+        for link in issued:
+            assert views(b, link.thing), link.player
+        for handset in HANDSETS:
+            assert views(b, handset) == []
