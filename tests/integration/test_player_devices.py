@@ -104,3 +104,31 @@ def test_a_match_events_players_get_links_and_play_their_matches_on_them() -> No
             assert views(b, link.thing), link.player
         for handset in HANDSETS:
             assert views(b, handset) == []
+
+
+def test_a_link_issued_or_revoked_mid_round_moves_the_seats_views_at_once() -> None:
+    """Issued while the round is in play, the player's device gets the seat's view at once and plays
+    on it; revoked, the table's handset has the seat again and the round plays to its end."""
+    from api_calls import call, cup_dealt
+
+    with cup_dealt() as (api, table_a, table_b):
+        b = table_a[0].backend
+        handsets = {bot.thing: bot for bot in table_a + table_b}
+        table, seat = seat_in(1, "P1")
+        handset = next(t for t in handsets if t.startswith(f"hs-{table}-") and t.endswith(f"-{seat}"))
+        status, body = call(api, "POST", "/events/cup/links", {"players": ["P1"]})
+        assert status == 201
+        thing = body["links"][0]["thing"]
+        assert [v["s"] for v in views(b, thing)] == [seat]  # the current view, at once
+        web = DeviceBot(b, thing)
+        bots = [web if t == handset else bot for t, bot in handsets.items()]
+        for _ in range(3):  # a few plays round the tables, the player's on their own device
+            for bot in bots:
+                bot.act()
+        sent_to_handset = len(views(b, handset))
+        status, _ = call(api, "DELETE", "/events/cup/links/P1")
+        assert status == 200
+        assert len(views(b, handset)) == sent_to_handset + 1  # the handset has the seat's view again
+        run_round(b, list(handsets.values()))
+        assert models.RoundItem.get(keys.event_pk("cup"), keys.round_sk(1)).status == "done"
+        assert web.counter > 0

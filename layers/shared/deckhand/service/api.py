@@ -36,6 +36,7 @@ from .bodies import (
     TablesBody,
     validation_error,
 )
+from .device_io import player_devices
 from .duplicate import rounds, scoring
 from .infra.runtime import Runtime
 from .matches import round_of_matches as match_rounds
@@ -199,6 +200,7 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         event_for(event_id, "organise")
         wanted = None if body is None else body.players
         issued = player_links.issue_links(event_id, wanted)
+        player_devices.hand_over(runtime(), event_id, {link.player: link.thing for link in issued})
         links = [
             {
                 "player": link.player,
@@ -214,7 +216,9 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     def revoke_link(event_id: str, player: str) -> dict[str, Any]:
         """Revoke a player's join link (organisers; idempotent): its device is refused from now on."""
         event_for(event_id, "organise")
-        return {"player": player, "thing": player_links.revoke_link(event_id, player), "revoked": True}
+        thing = player_links.revoke_link(event_id, player)
+        player_devices.hand_over(runtime(), event_id, {player: None})  # the table's handset again
+        return {"player": player, "thing": thing, "revoked": True}
 
     @app.post("/events/<event_id>/rounds")
     def start_round(event_id: str) -> Response[dict[str, Any]]:
