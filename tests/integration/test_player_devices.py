@@ -132,3 +132,14 @@ def test_a_link_issued_or_revoked_mid_round_moves_the_seats_views_at_once() -> N
         run_round(b, list(handsets.values()))
         assert models.RoundItem.get(keys.event_pk("cup"), keys.round_sk(1)).status == "done"
         assert web.counter > 0
+
+
+def test_a_player_devices_message_for_a_round_that_does_not_exist_is_refused() -> None:
+    with mock_aws():
+        create_table()
+        b = Backend()
+        prepare(b)
+        (link,) = player_links.issue_links("cup", ["P1"])
+        rounds.request_next_round(b.rt, "cup")
+        outcome = b.send(link.thing, act("m1", "1", "pass", r=99))
+        assert (outcome["status"], outcome["code"]) == ("rejected", "no_round"), outcome

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pynamodb.exceptions import DoesNotExist, PutError
 
+from ...errors import NotFound
 from ..boards import store as board_store
 from ..boards import views as board_views
 from ..boards.match_boards import get_match
@@ -34,7 +35,10 @@ def check_link(device: DeviceItem, thing: str) -> None:
 
 def placed(device: DeviceItem, round_no: int) -> DeviceItem:
     """The player device as if assigned to its player's seat of ``round_no`` (never stored)."""
-    seating = get_round(device.event_id, round_no).seating
+    try:
+        seating = get_round(device.event_id, round_no).seating
+    except NotFound:
+        raise BadMessage("no_round", f"round {round_no} is not played") from None
     for row in seating:
         if device.player in row["seats"]:
             return DeviceItem(
