@@ -5,12 +5,6 @@
 // it may publish only dh/<itself>/up and subscribe only to dh/<itself>/down. The server identity
 // (deckhand-server) may publish and subscribe anywhere under dh/. Anonymous clients are refused.
 //
-// A player's own device (username web-<link id>, its join token as password, client id = username) is
-// checked by the venue: the broker asks its loopback join-token check (local/deckhand_local/venue/
-// link_check.py, port in DECKHAND_LINK_CHECK_PORT, authenticated by a secret derived from the venue key),
-// then holds it to the same topic rules as any thing. The server identity publishing a thing's name on
-// dh/control/close cuts that device off at once (a revoked join link).
-//
 // node broker.mjs --key-stdin [--host 127.0.0.1] [--port 1883]
 //                 [--tls-port P --tls-host H --tls-cert F --tls-key F]
 import { createHmac, timingSafeEqual } from 'node:crypto'
@@ -59,12 +53,24 @@ function sameSecret (expected, given) {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+// A player's own device (username web-<link id>, its join token as password, client id = username) is
+// checked by the venue: the broker asks its loopback join-token check (local/deckhand_local/venue/
+// link_check.py, port in DECKHAND_LINK_CHECK_PORT, authenticated by a secret derived from the venue key),
+// then holds it to the same topic rules as any thing. The server identity publishing a thing's name on
+// dh/control/close cuts that device off at once (a revoked join link).
 const PLAYER_THING = /^web-[a-z2-7]{10}$/
 const CLOSE_TOPIC = 'dh/control/close'
 const LINK_CHECK_PORT = Number(process.env.DECKHAND_LINK_CHECK_PORT || 0)
 
 // Whether the venue admits this player device with this token (false on any failure: refused, not open).
-function checkLink (username, password, done) {
+function checkLink (username, password, answer) {
+  let answered = false
+  const done = (ok) => {
+    if (!answered) {
+      answered = true
+      answer(ok)
+    }
+  }
   if (!LINK_CHECK_PORT) return done(false)
   const body = JSON.stringify({ username, password })
   const req = httpRequest(
