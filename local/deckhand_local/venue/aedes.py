@@ -5,7 +5,6 @@ file or its command line; it serves MQTT over TLS too when given a ``TlsListener
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -48,18 +47,9 @@ class AedesBroker(BrokerProcess):
         host: str = "127.0.0.1",
         tls: TlsListener | None = None,
         log: Path | None = None,
-        link_check_port: int | None = None,
     ) -> None:
-        """``link_check_port``: the venue's loopback join-token check (venue/link_check.py); without it
-        the broker admits no player device."""
         super().__init__(port, credentials, host, log)
         self.tls = tls
-        self.link_check_port = link_check_port
-
-    def environment(self) -> dict[str, str] | None:
-        if self.link_check_port is None:
-            return None
-        return {**os.environ, "DECKHAND_LINK_CHECK_PORT": str(self.link_check_port)}
 
     def command(self) -> list[str]:
         command = [find_node(), broker_script(), "--host", self.host, "--port", str(self.port), "--key-stdin"]

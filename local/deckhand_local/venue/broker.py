@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -118,9 +119,15 @@ class BrokerProcess:
             str(self.port),
         ]
 
+    # The venue's loopback join-token check (venue/link_check.py), which Aedes asks about players' own
+    # devices; None: the broker admits none.
+    link_check_port: int | None = None
+
     def environment(self) -> dict[str, str] | None:
-        """The broker process's environment (None: the venue's own)."""
-        return None
+        """The broker process's environment: the venue's own, and where its join-token check is."""
+        if self.link_check_port is None:
+            return None
+        return {**os.environ, "DECKHAND_LINK_CHECK_PORT": str(self.link_check_port)}
 
     def start(self, timeout: float = 20, spawned: Spawned | None = None) -> Self:
         out = self.log.open("ab") if self.log is not None else None

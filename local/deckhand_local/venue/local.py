@@ -195,7 +195,10 @@ class Venue:
         # Players' join tokens, checked for the broker on loopback (its port handed to the broker).
         self.link_check = LinkCheckServer(self.credentials.link_check_secret).start()
         self._parts.append(self.link_check)
-        self.broker = self._broker().start(spawned=lambda pid: self._note_server("broker", pid))
+        broker = self._broker()
+        if isinstance(broker, BrokerProcess):
+            broker.link_check_port = self.link_check.port
+        self.broker = broker.start(spawned=lambda pid: self._note_server("broker", pid))
         self._parts.append(self.broker)
         if isinstance(self.broker, MosquittoBroker):
             self.broker.allow(registered_things())
@@ -272,9 +275,7 @@ class Venue:
             return BrokerProcess(self.mqtt_port, self.credentials, log=log)
         if self.tls_port is not None:
             self.tls = venue_tls(self.state_dir, self.device_host, self.tls_port)
-        return AedesBroker(
-            self.mqtt_port, self.credentials, tls=self.tls, log=log, link_check_port=self.link_check.port
-        )
+        return AedesBroker(self.mqtt_port, self.credentials, tls=self.tls, log=log)
 
     def _serve_api(self, event: dict[str, Any]) -> dict[str, Any]:
         response: dict[str, Any] = call(self.handlers["api"], "api", event)
