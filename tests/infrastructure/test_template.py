@@ -59,6 +59,7 @@ def test_every_function_has_its_own_role_and_no_wildcard_actions(template):
     functions = resources(template, "AWS::Serverless::Function")
     assert set(functions) == {
         "ApiFunction",
+        "AuthorizerFunction",
         "DealFunction",
         "PlayFunction",
         "ScoreFunction",
@@ -155,3 +156,29 @@ def test_every_post_documents_the_idempotency_key():
         assert {"$ref": "#/components/parameters/IdempotencyKey"} in post["parameters"], post["summary"]
         assert {"400", "409", "422"} <= set(post["responses"]), post["summary"]
     assert doc["components"]["parameters"]["IdempotencyKey"]["name"] == "Idempotency-Key"
+
+
+def test_player_authorizer_is_unsigned_invoked_only_by_iot_and_reads_only(template):
+    """Players' devices (WSS, token in username/password) pass the custom authorizer: signing disabled
+    (a browser cannot sign), its Lambda invocable by IoT Core for this authorizer only, and the function
+    may only read the table (a token check writes nothing)."""
+    (authorizer,) = resources(template, "AWS::IoT::Authorizer").values()
+    props = authorizer["Properties"]
+    assert props["SigningDisabled"] is True and props["Status"] == "ACTIVE"
+    assert props["AuthorizerFunctionArn"] == {"GetAtt": "AuthorizerFunction.Arn"}
+    permissions = [
+        p["Properties"]
+        for p in resources(template, "AWS::Lambda::Permission").values()
+        if p["Properties"]["FunctionName"] == {"Ref": "AuthorizerFunction"}
+    ]
+    assert permissions == [
+        {
+            "Action": "lambda:InvokeFunction",
+            "FunctionName": {"Ref": "AuthorizerFunction"},
+            "Principal": "iot.amazonaws.com",
+            "SourceArn": {"GetAtt": "PlayerAuthorizer.Arn"},
+        }
+    ]
+    function = template["Resources"]["AuthorizerFunction"]["Properties"]
+    assert function["Policies"] == [{"DynamoDBReadPolicy": {"TableName": {"Ref": "EventTable"}}}]
+    assert function["Handler"] == "app.handler" and function["CodeUri"] == "functions/authorizer/"

@@ -8,6 +8,7 @@
 // node broker.mjs --key-stdin [--host 127.0.0.1] [--port 1883]
 //                 [--tls-port P --tls-host H --tls-cert F --tls-key F]
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { createServer as createTlsServer } from 'node:tls'
@@ -52,6 +53,55 @@ function sameSecret (expected, given) {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+// A player's own device (username web-<link id>, its join token as password, client id = username) is
+// checked by the venue: the broker asks its loopback join-token check (local/deckhand_local/venue/
+// link_check.py, port in DECKHAND_LINK_CHECK_PORT, authenticated by a secret derived from the venue key),
+// then holds it to the same topic rules as any thing. The server identity publishing a thing's name on
+// dh/control/close cuts that device off at once (a revoked join link).
+const PLAYER_THING = /^web-[a-z2-7]{10}$/
+const CLOSE_TOPIC = 'dh/control/close'
+const LINK_CHECK_PORT = Number(process.env.DECKHAND_LINK_CHECK_PORT || 0)
+
+// Whether the venue admits this player device with this token (false on any failure: refused, not open).
+function checkLink (username, password, answer) {
+  let answered = false
+  const done = (ok) => {
+    if (!answered) {
+      answered = true
+      answer(ok)
+    }
+  }
+  if (!LINK_CHECK_PORT) return done(false)
+  const body = JSON.stringify({ username, password })
+  const req = httpRequest(
+    {
+      host: '127.0.0.1',
+      port: LINK_CHECK_PORT,
+      path: '/links/authorize',
+      method: 'POST',
+      timeout: 5000,
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        Authorization: `Bearer ${derive('link-check:players')}`
+      }
+    },
+    (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => { text += chunk })
+      res.on('end', () => {
+        let grant = null
+        try { grant = res.statusCode === 200 ? JSON.parse(text) : null } catch { grant = null }
+        done(grant !== null && grant.thing === username)
+      })
+    }
+  )
+  req.on('timeout', () => req.destroy())
+  req.on('error', () => done(false))
+  req.end(body)
+}
+
 function refuse (code, message, callback) {
   const error = new Error(message)
   error.returnCode = code
@@ -79,6 +129,15 @@ broker.authenticate = (client, username, password, callback) => {
     if (!sameSecret(derive(`server:${SERVER}`), password.toString())) {
       return refuse(BAD_CREDENTIALS, 'wrong password', callback)
     }
+  } else if (username.startsWith('web-')) {
+    if (!PLAYER_THING.test(username) || client.id !== username) {
+      return refuse(NOT_AUTHORIZED, 'a player device connects with its thing as client id and username', callback)
+    }
+    return checkLink(username, password.toString(), (ok) => {
+      if (!ok) return refuse(BAD_CREDENTIALS, 'not a valid join token', callback)
+      client.deckhandUser = username
+      callback(null, true)
+    })
   } else {
     if (!THING_NAME.test(username) || RESERVED.has(username) || client.id !== username) {
       return refuse(NOT_AUTHORIZED, 'a thing connects with its name as client id and username', callback)
@@ -111,6 +170,14 @@ broker.authorizeForward = (client, packet) => {
   if (isThing(user) && packet.topic !== `dh/${user}/down`) return null
   return user === undefined ? null : packet
 }
+
+// The venue cuts a player device off (its join link revoked or replaced): only the server may say so.
+broker.on('publish', (packet, client) => {
+  if (packet.topic !== CLOSE_TOPIC || !client || client.deckhandUser !== SERVER) return
+  const thing = packet.payload.toString()
+  const target = PLAYER_THING.test(thing) ? broker.clients[thing] : undefined
+  if (target) target.close()
+})
 
 function noDelay (socket) {
   socket.setNoDelay(true) // a handler's several small messages leave at once, not one ACK apart

@@ -149,6 +149,21 @@ def guide_cards(event: str, round_no: int, seating: list[dict[str, Any]]) -> str
     )
 
 
+def join_links(
+    api: ApiClient, event_id: str, players: list[str] | None, *, base: str | None, deployed: bool
+) -> list[dict[str, str]]:
+    """Issue the links and make each URL absolute: ``<base>/play/#t=<token>`` (the token in the
+    fragment: a browser never sends it to a server, so it reaches no log and no Referer)."""
+    if base is None and deployed:
+        raise DeckhandError("--base is required with --api: the address where players open the client")
+    root = (base or api.api).rstrip("/")
+    if not root.startswith(("http://", "https://")):
+        raise DeckhandError(f"--base {root!r} is not an http:// or https:// address")
+    body = {"players": players} if players else None
+    answer = api.request("POST", f"/events/{event_id}/links", body)
+    return [{"player": link["player"], "url": root + link["url"]} for link in answer["links"]]
+
+
 def run_event_command(
     args: argparse.Namespace, stdin: IO[str], stdout: IO[str], progress: IO[str] | None = None
 ) -> int:
@@ -162,6 +177,14 @@ def run_event_command(
         number = args.round or api.request("GET", f"/events/{args.event_id}")["current_round"] + 1
         path = f"/events/{args.event_id}/rounds/{number}/pairing"
         result = api.request("PUT", path, read_document(stdin)) if args.override else api.request("GET", path)
+    elif command == "join-links":
+        for link in join_links(
+            api, args.event_id, args.players, base=args.base, deployed=args.api is not None
+        ):
+            stdout.write(json.dumps(link, ensure_ascii=False) + "\n")
+        return 0
+    elif command == "revoke-link":
+        result = api.request("DELETE", f"/events/{args.event_id}/links/{args.player}")
     elif command in ("players", "tables", "pairs", "referee"):
         result = api.request("POST", f"/events/{args.event_id}/{command}", read_document(stdin))
     elif command == "start-round":

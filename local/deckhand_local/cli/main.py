@@ -129,6 +129,21 @@ def build_parser() -> argparse.ArgumentParser:
         p = event_sub.add_parser(name, help=text)
         p.add_argument("event_id")
     p = event_sub.add_parser(
+        "join-links",
+        help="a join link per registered player (JSON lines {player, url}); each replaces the player's link",
+    )
+    p.add_argument("event_id")
+    p.add_argument("--player", action="append", dest="players", help="only this player (repeatable)")
+    p.add_argument(
+        "--base",
+        help="where players open the client (default: the local venue's HTTP address; required with --api)",
+    )
+    p = event_sub.add_parser(
+        "revoke-link", help="revoke a player's join link: their device is cut off at once"
+    )
+    p.add_argument("event_id")
+    p.add_argument("player")
+    p = event_sub.add_parser(
         "pairing", help="a match event: the next round's pairing; --override sets your own (JSON on stdin)"
     )
     p.add_argument("event_id")

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -118,6 +119,16 @@ class BrokerProcess:
             str(self.port),
         ]
 
+    # The venue's loopback join-token check (venue/link_check.py), which Aedes asks about players' own
+    # devices; None: the broker admits none.
+    link_check_port: int | None = None
+
+    def environment(self) -> dict[str, str] | None:
+        """The broker process's environment: the venue's own, and where its join-token check is."""
+        if self.link_check_port is None:
+            return None
+        return {**os.environ, "DECKHAND_LINK_CHECK_PORT": str(self.link_check_port)}
+
     def start(self, timeout: float = 20, spawned: Spawned | None = None) -> Self:
         out = self.log.open("ab") if self.log is not None else None
         try:
@@ -127,6 +138,7 @@ class BrokerProcess:
                 stdout=out or subprocess.DEVNULL,
                 stderr=subprocess.STDOUT if out else subprocess.DEVNULL,
                 start_new_session=True,
+                env=self.environment(),
             )
         finally:
             if out is not None:

@@ -70,6 +70,11 @@ class VenueCredentials:
     def server_password(self) -> str:
         return self._derive(f"server:{SERVER}")
 
+    @property
+    def link_check_secret(self) -> str:
+        """What the broker shows the venue's loopback join-token check (venue/link_check.py)."""
+        return self._derive("link-check:players")
+
     def check(self, username: str, password: str) -> bool:
         """Whether ``password`` is ``username``'s (the server's or a thing's), in constant time."""
         if username == SERVER:

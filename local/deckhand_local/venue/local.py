@@ -38,6 +38,7 @@ from .dynamodb_local import DynamoDBLocal, has_shared_database, venue_access_key
 from .heartbeat import Heartbeat
 from .http_adapter import ApiServer, api_gateway_event
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
+from .link_check import CLOSE_TOPIC, LinkCheckServer
 from .lockstep import LastSent
 from .mosquitto import MosquittoBroker
 from .motoserver import MotoServer
@@ -191,7 +192,13 @@ class Venue:
         self.dynamodb = boto3.client("dynamodb", endpoint_url=endpoint, region_name=REGION)
         ensure_table(self.dynamodb, self.table, repository_root() / "template.yaml")
 
-        self.broker = self._broker().start(spawned=lambda pid: self._note_server("broker", pid))
+        # Players' join tokens, checked for the broker on loopback (its port handed to the broker).
+        self.link_check = LinkCheckServer(self.credentials.link_check_secret).start()
+        self._parts.append(self.link_check)
+        broker = self._broker()
+        if isinstance(broker, BrokerProcess):
+            broker.link_check_port = self.link_check.port
+        self.broker = broker.start(spawned=lambda pid: self._note_server("broker", pid))
         self._parts.append(self.broker)
         if isinstance(self.broker, MosquittoBroker):
             self.broker.allow(registered_things())
@@ -279,7 +286,24 @@ class Venue:
         )
         if registered and isinstance(self.broker, MosquittoBroker):
             self.broker.allow(registered_things())  # mosquitto cannot derive their passwords itself
+        self._cut_off(event, response)
         return response
+
+    def _cut_off(self, event: dict[str, Any], response: dict[str, Any]) -> None:
+        """A revoked or replaced join link's device loses its connection at once: the broker closes it."""
+        if not 200 <= response.get("statusCode", 500) < 300 or "/links" not in event["path"]:
+            return
+        try:
+            body = json.loads(response.get("body") or "null")
+        except ValueError:
+            return
+        if not isinstance(body, dict):
+            return
+        links = body.get("links") if event["httpMethod"] == "POST" else [body]
+        for link in links if isinstance(links, list) else []:
+            thing = link.get("replaced" if event["httpMethod"] == "POST" else "thing")
+            if isinstance(thing, str):
+                self.publisher_client.publish(CLOSE_TOPIC, thing.encode(), qos=1)
 
     def _public_get(self, path: str) -> tuple[int, Any]:
         """A GET of the API as a viewer with no role in any event (the live results site)."""
@@ -383,6 +407,7 @@ class Venue:
         self.publisher_client.disconnect()
         lambda_runtime.set_runtime(None)
         self.broker.stop()
+        self.link_check.stop()
         if self.db_server is not None:
             self.db_server.stop()
         self.running_file.unlink(missing_ok=True)

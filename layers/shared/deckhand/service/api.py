@@ -27,6 +27,7 @@ from ..errors import DeckhandError
 from .boards.round_items import revealed_rounds
 from .bodies import (
     EventSpec,
+    LinksBody,
     PairingBody,
     PairsBody,
     PlayersBody,
@@ -35,10 +36,11 @@ from .bodies import (
     TablesBody,
     validation_error,
 )
+from .device_io import player_devices
 from .duplicate import rounds, scoring
 from .infra.runtime import Runtime
 from .matches import round_of_matches as match_rounds
-from .organiser import access, events, pairs
+from .organiser import access, events, pairs, player_links
 from .organiser.disclosure import deals_from, last_round_shown
 from .refereeing import actions as referee
 from .storage import idempotency
@@ -189,6 +191,34 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         event_for(event_id, "organise")
         items = events.register_tables(event_id, [t.model_dump() for t in body.tables], by=caller())
         return Response(201, content_types.APPLICATION_JSON, {"registered": [table_of(t.sk) for t in items]})
+
+    @app.post("/events/<event_id>/links")
+    def issue_links(event_id: str, body: LinksBody | None = None) -> Response[dict[str, Any]]:
+        """Join links for the players' own devices (organisers): a token per player, shown only in this
+        answer (send an Idempotency-Key: a retry then gets the same links). Each replaces the player's
+        link before; the URL carries the token in its fragment, never sent to a server."""
+        event_for(event_id, "organise")
+        wanted = None if body is None else body.players
+        issued = player_links.issue_links(event_id, wanted)
+        player_devices.hand_over(runtime(), event_id, {link.player: link.thing for link in issued})
+        links = [
+            {
+                "player": link.player,
+                "url": player_links.url_path(link.token),
+                "thing": link.thing,
+                "replaced": link.replaced,
+            }
+            for link in issued
+        ]
+        return Response(201, content_types.APPLICATION_JSON, {"links": links})
+
+    @app.delete("/events/<event_id>/links/<player>")
+    def revoke_link(event_id: str, player: str) -> dict[str, Any]:
+        """Revoke a player's join link (organisers; idempotent): its device is refused from now on."""
+        event_for(event_id, "organise")
+        thing = player_links.revoke_link(event_id, player)
+        player_devices.hand_over(runtime(), event_id, {player: None})  # the table's handset again
+        return {"player": player, "thing": thing, "revoked": True}
 
     @app.post("/events/<event_id>/rounds")
     def start_round(event_id: str) -> Response[dict[str, Any]]:

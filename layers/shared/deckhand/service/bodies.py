@@ -184,6 +184,15 @@ class PlayersBody(Body):
     players: Annotated[list[PlayerSpec], Field(min_length=1, max_length=10000)]
 
 
+class LinksBody(Body):
+    """Whose join links to issue (each replaces the player's link before); none named: every player."""
+
+    players: Annotated[
+        list[Annotated[str, Field(pattern=ID)]] | None,
+        Field(min_length=1, max_length=10000, description="Player ids (default: every registered player)."),
+    ] = None
+
+
 class TableSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
     seats: Annotated[list[Thing], Field(min_length=3, max_length=4)]

@@ -47,7 +47,9 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
     )
 
 
-def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | None = None) -> None:
+def publish_views(
+    publisher: Publisher, item: BoardStateItem, only_seat: int | None = None, to: str | None = None
+) -> None:
     """Each device at the table gets its own seat's view — never another seat's hand. A seat the AI
     plays has nobody to see its hand, and its idle handset must not show the board's cards to the table.
 
@@ -56,7 +58,9 @@ def publish_views(publisher: Publisher, item: BoardStateItem, only_seat: int | N
     due)``, for its bots and its lock-step: it is never sent."""
     board = None  # the state is parsed once for all the table's views
     note = getattr(publisher, "note_seat_view", None)
-    for seat, thing in enumerate(item.devices):
+    for seat, device in enumerate(item.devices):
+        # ``to``: the one seat's view goes to that thing (a player device), not the board's device.
+        thing = to if to is not None and seat == only_seat else device
         if thing and item.players[seat] and (only_seat is None or seat == only_seat):
             if ended_unplayed(item):  # the referee ended it: nothing more to see or do on it
                 publisher.publish(down_topic(thing), outgoing.stopped(item.board, NOT_PLAYED))

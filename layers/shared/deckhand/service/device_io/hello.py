@@ -16,14 +16,23 @@ from .incoming import DEALER
 
 
 def hello(
-    rt: Runtime, thing: str, event_id: str, round_no: int, table: str, seat: int, msg: str
+    rt: Runtime,
+    thing: str,
+    event_id: str,
+    round_no: int,
+    table: str,
+    seat: int,
+    msg: str,
+    *,
+    to: str | None = None,
 ) -> dict[str, Any]:
     """A (re)connected device gets its full current view (a rebooted handset resumes mid-board).
 
     What it costs is capped whatever the round: the event and the round (read before), then the
     table's boards in one batch read. A board left waiting after the one before it ended (a crash in
     between) is started first: then every device at the table gets its view with the start. A board
-    the table has not begun is never shown: neither its hands, nor its card order to the dealing table."""
+    the table has not begun is never shown: neither its hands, nor its card order to the dealing table.
+    ``to``: the thing the seat's view goes to (a player device: itself; None: the board's device)."""
     from ..boards.round_boards import boards_of_table
     from ..duplicate.rounds import get_round
 
@@ -43,7 +52,7 @@ def hello(
         if current.status in ("playing", "stopped"):
             board_progress.send_deal_order(rt, current)  # the board being dealt or played: never a later one
     else:
-        board_views.publish_views(rt.publisher, current, only_seat=seat)
+        board_views.publish_views(rt.publisher, current, only_seat=seat, to=to)
     return {"status": "accepted"}
 
 

@@ -31,7 +31,9 @@ from ..infra import outgoing
 from ..infra.clock import now_ms
 from ..infra.runtime import Runtime
 from ..organiser.events import get_device, get_event
+from ..organiser.player_links import PLAYER_ROLE
 from ..storage.models import BoardStateItem, DeviceItem
+from . import player_devices
 from .dealing_reports import dealing_report
 from .hello import hello
 from .incoming import DEALER, THING, Act, BadMessage, Dealt, Hello, parse, to_action
@@ -61,6 +63,8 @@ def _as_assigned(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[
     """The message handled for the seat its thing is assigned (the cached assignment, read again once
     when the refusal may come from its being stale)."""
     device = get_device(thing)
+    if device is not None and device.role == PLAYER_ROLE:
+        return _as_player(rt, thing, message, device)
     try:
         return _route(rt, thing, message, device)
     except BadMessage as exc:
@@ -71,6 +75,18 @@ def _as_assigned(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[
             return _route(rt, thing, message, again)
         if isinstance(message, Hello) and exc.code == "no_round":
             # Nothing to resend yet: the first view comes when the round starts.
+            return ack(rt, thing, message.msg)
+        raise
+
+
+def _as_player(rt: Runtime, thing: str, message: Hello | Dealt | Act, device: DeviceItem) -> dict[str, Any]:
+    """A player device's message: its link checked again, then handled for its player's seat in the
+    round (a player sitting out, or no round in play: a hello is only acknowledged)."""
+    player_devices.check_link(device, thing)
+    try:
+        return _route(rt, thing, message, player_devices.placed(device, _round_of(message, device)))
+    except BadMessage as exc:
+        if isinstance(message, Hello) and exc.code in ("no_round", player_devices.NOT_SEATED):
             return ack(rt, thing, message.msg)
         raise
 
@@ -88,7 +104,9 @@ def _route(
         raise BadMessage(outgoing.UNKNOWN_DEVICE, f"thing {thing!r} is not assigned to any table")
     round_no = _round_of(message, device)
     if isinstance(message, Hello):
-        return hello(rt, thing, device.event_id, round_no, device.table, device.seat, message.msg)
+        # A player device gets its seat's view itself, whichever thing the board names for the seat.
+        to = thing if device.role == PLAYER_ROLE else None
+        return hello(rt, thing, device.event_id, round_no, device.table, device.seat, message.msg, to=to)
     if isinstance(message, Dealt) != (device.seat == DEALER):
         raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
     item = board_store.load(device.event_id, round_no, device.table, message.board)

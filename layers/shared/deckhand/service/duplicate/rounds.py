@@ -29,6 +29,7 @@ from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
 from ..organiser.events import Conflict, event_id_of, get_event, list_players, list_tables, things_taken
+from ..organiser.player_links import devices_of, link_things
 from ..storage.keys import (
     ACTIVE,
     STATE,
@@ -261,6 +262,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     if taken:
         # Registered in another event while this one had not started (events.register_tables).
         raise Conflict(f"things {', '.join(taken)} are registered in another event since")
+    links = link_things(event_id)  # players' own devices get their seats' views
     rows: list[dict[str, Any]] = []
     for i, t in enumerate(seating):
         venue = venue_tables[i] if i < len(venue_tables) else None
@@ -270,7 +272,7 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
                 "table": table_of(venue.sk) if venue else f"{t.group}-{t.table}",
                 "number": t.table,
                 "seats": list(t.seats),
-                "devices": list(venue.seats) if venue else [""] * g.seats,
+                "devices": devices_of(list(t.seats), list(venue.seats) if venue else [""] * g.seats, links),
                 "dealer": venue.dealer if venue else "",
             }
         )

@@ -31,6 +31,7 @@ from ..infra.runtime import Runtime
 from ..organiser.events import Conflict, event_id_of, list_tables, things_taken
 from ..organiser.match_settings import MatchFormat, MatchSettings
 from ..organiser.pairs import entrants, list_teams
+from ..organiser.player_links import devices_of, link_things
 from ..storage.keys import (
     ACTIVE,
     active_sk,
@@ -328,6 +329,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
         raise Conflict(f"things {', '.join(taken)} are registered in another event since")
     members = {e.id: list(e.players) for e in _field(event)}
     sides = g.sides
+    links = link_things(event_id)  # players' own devices get their seats' views
     rows: list[dict[str, Any]] = []
     for i, (a, b) in enumerate(pairs):
         venue = venue_tables[i] if i < len(venue_tables) else None
@@ -342,7 +344,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
                 "number": i + 1,
                 "pairs": [a, b],
                 "seats": seats,
-                "devices": list(venue.seats) if venue else [""] * g.seats,
+                "devices": devices_of(seats, list(venue.seats) if venue else [""] * g.seats, links),
                 "dealer": venue.dealer if venue else "",
                 **({"label": labels[i]} if i < len(labels) else {}),
             }

@@ -23,6 +23,7 @@ from ..infra.clock import now_ms
 from ..storage.keys import (
     META,
     PLAYER_PREFIX,
+    PLAYER_THING_PREFIX,
     TABLE_PREFIX,
     device_pk,
     event_of,
@@ -317,6 +318,11 @@ def register_tables(event_id: str, tables: list[dict[str, Any]], by: str | None 
                 continue
             if not THING_NAME.match(thing):
                 raise DeckhandError(f"thing name {thing!r} is not valid")
+            if thing.startswith(PLAYER_THING_PREFIX):
+                raise DeckhandError(
+                    f"thing name {thing!r}: names starting {PLAYER_THING_PREFIX!r} are the players' own devices "
+                    "(join links), not a table's"
+                )
             if thing in things:
                 raise Conflict(f"thing {thing!r} is assigned twice")
             things.add(thing)

@@ -37,6 +37,26 @@ def player_sk(player: str) -> str:
     return f"{PLAYER_PREFIX}{player}"
 
 
+LINK_PREFIX = "LINK#"
+# A player's own device (the browser client) is the thing "web-<link id>": no handset may take that name.
+PLAYER_THING_PREFIX = "web-"
+
+
+def link_sk(player: str) -> str:
+    """A player's join link (one per player: a new one replaces it)."""
+    return f"{LINK_PREFIX}{player}"
+
+
+def player_thing(link_id: str) -> str:
+    """The thing of the device a join link admits."""
+    return f"{PLAYER_THING_PREFIX}{link_id}"
+
+
+def link_of_thing(thing: str) -> str | None:
+    """The link id of a player device's thing name (None: not a player device)."""
+    return thing.removeprefix(PLAYER_THING_PREFIX) if thing.startswith(PLAYER_THING_PREFIX) else None
+
+
 def team_sk(team: str) -> str:
     return f"{TEAM_PREFIX}{team}"
 

@@ -152,11 +152,24 @@ class TableItem(_Base):
 
 
 class DeviceItem(_Base):
-    """pk DEVICE#<thing name>, sk META: the one seat (or dealing table) a device may act for."""
+    """pk DEVICE#<thing name>, sk META: the one seat (or dealing table) a device may act for, or the
+    player a player's own device (a join link's, role ``player``) acts for wherever they sit."""
 
     event_id = UnicodeAttribute()
-    table = UnicodeAttribute()
-    seat = IntAttribute()  # -1: the table's automatic dealer
+    table = UnicodeAttribute()  # "" for a player device: it follows its player from table to table
+    seat = IntAttribute()  # -1: the table's automatic dealer; -2: a player device (no fixed seat)
+    role = UnicodeAttribute(null=True)  # None: a handset or dealing table; "player": a join link's device
+    player = UnicodeAttribute(null=True)  # a player device's player
+
+
+class LinkItem(_Base):
+    """pk EVENT#<id>, sk LINK#<player>: the player's join link. Only the SHA-256 of its secret is kept
+    (the token is shown once, to the organiser who issued it); a new link replaces the old one."""
+
+    link_id = UnicodeAttribute()  # the thing is web-<link id>
+    digest = UnicodeAttribute()  # hex SHA-256 of the secret
+    created_at = IntAttribute()  # ms
+    revoked = BooleanAttribute(default=False)
 
 
 class RoundItem(_Base):
@@ -317,6 +330,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     PairPlayerItem,
     TableItem,
     DeviceItem,
+    LinkItem,
     RoundItem,
     ProgressItem,
     DealItem,

@@ -1,0 +1,107 @@
+"""A player's own device (a join link's, role ``player``) acts for wherever its player sits.
+
+A handset stays at its table; a player moves between tables from round to round (the Swiss movement,
+a match round's pairing, a referee's re-seat): each message of a player device is placed at the seat
+the round's seating gives its player. Its link is checked again first, uncached: a revoked or
+replaced link's device is refused from its next message on, even while still connected.
+"""
+
+from __future__ import annotations
+
+from pynamodb.exceptions import DoesNotExist, PutError
+
+from ...errors import NotFound
+from ..boards import store as board_store
+from ..boards import views as board_views
+from ..boards.match_boards import get_match
+from ..boards.round_boards import boards_of_table
+from ..boards.store import Unchanged
+from ..duplicate.rounds import get_round
+from ..infra import outgoing
+from ..infra.runtime import Runtime
+from ..organiser.events import get_event
+from ..organiser.player_links import link_valid
+from ..storage.keys import event_pk, table_sk
+from ..storage.models import BoardStateItem, DeviceItem, RoundItem, TableItem
+from .incoming import BadMessage
+
+NOT_SEATED = "not_your_seat"  # the player sits out this round (a bye, withdrawn): nothing to act for
+
+
+def check_link(device: DeviceItem, thing: str) -> None:
+    if not link_valid(device, thing):
+        raise BadMessage(outgoing.UNKNOWN_DEVICE, "this join link was revoked or replaced: ask the organiser")
+
+
+def placed(device: DeviceItem, round_no: int) -> DeviceItem:
+    """The player device as if assigned to its player's seat of ``round_no`` (never stored)."""
+    try:
+        seating = get_round(device.event_id, round_no).seating
+    except NotFound:
+        raise BadMessage("no_round", f"round {round_no} is not played") from None
+    for row in seating:
+        if device.player in row["seats"]:
+            return DeviceItem(
+                device.pk,
+                device.sk,
+                event_id=device.event_id,
+                table=row["table"],
+                seat=row["seats"].index(device.player),
+                role=device.role,
+                player=device.player,
+            )
+    raise BadMessage(NOT_SEATED, f"player {device.player!r} sits at no table in round {round_no}")
+
+
+def hand_over(rt: Runtime, event_id: str, devices: dict[str, str | None]) -> None:
+    """Players whose link changed while a round is in play (``devices``: player → their new link's
+    thing, or None when revoked: the table's handset again) get their seat's views there from now on:
+    the boards their table has not ended, a match's boards to come, and the current view at once."""
+    event = get_event(event_id)
+    if event.status != "playing" or not event.current_round:
+        return  # a round dealt later names the players' devices as it is made
+    round_no = int(event.current_round)
+    r = get_round(event_id, round_no)
+    for player, thing in devices.items():
+        row = next((row for row in r.seating if player in row["seats"]), None)
+        if row is not None:
+            seat = row["seats"].index(player)
+            handset = _handset(event_id, row["table"], seat)
+            _hand_over_seat(rt, event_id, round_no, r, row["table"], seat, thing or handset)
+
+
+def _handset(event_id: str, table: str, seat: int) -> str:
+    try:
+        return str(TableItem.get(event_pk(event_id), table_sk(table), consistent_read=True).seats[seat])
+    except DoesNotExist:
+        return ""  # a table without handsets
+
+
+def _hand_over_seat(
+    rt: Runtime, event_id: str, round_no: int, r: RoundItem, table: str, seat: int, thing: str
+) -> None:
+    if r.match:
+        for _ in range(5):  # a match's next board is made from its devices: changed first, on its version
+            match = get_match(event_id, round_no, table)
+            if match.devices[seat] == thing:
+                break
+            match.devices = [thing if s == seat else d for s, d in enumerate(match.devices)]
+            try:
+                match.save()
+                break
+            except PutError:
+                continue
+
+    def change(item: BoardStateItem) -> bool | Unchanged[bool]:
+        if item.status == "ended" or item.devices[seat] == thing:
+            return Unchanged(False)
+        item.devices = [thing if s == seat else d for s, d in enumerate(item.devices)]
+        return True
+
+    for board in boards_of_table(event_id, round_no, r, table):
+        item = board_store.load(event_id, round_no, table, board)
+        if item is None:
+            continue
+        item, changed = board_store.transact((event_id, round_no, table, board), change, first=item)
+        if changed and item.status in ("playing", "stopped"):
+            board_views.publish_views(rt.publisher, item, only_seat=seat)
