@@ -195,6 +195,25 @@ def test_the_site_reads_on_a_phone_and_a_desktop_without_sideways_scrolling(cup_
     assert 'class="replay-controls"' in dom and "hidden" not in dom.split('class="replay-controls"')[1][:20]
 
 
+@pytest.mark.skipif(chromium() is None, reason="no Chromium on this machine")
+def test_the_widest_standings_a_match_event_prints_are_whole_on_a_phone(tmp_path):
+    """Group, pair, number, three totals and the step that decided: eight columns in 390 px, in
+    both languages (the last column was cut off before)."""
+    doc = {
+        "event": {"name": "Harbour Pairs", "ruleset": "guandan-2023", "rounds": 3},
+        "matches": [],
+        "standings": [{"team": f"T{i}", "name": f"Pair {i}a & Pair {i}b", "place": i, "mp": 12, "lp": 115,
+                       "opp": 311, "decided_by": step, "group": "A"}
+                      for i, step in enumerate(["mp", "h2h", "opp", "knockout"], start=1)],
+    }  # fmt: skip
+    out = tmp_path / "site"
+    build_site(doc, out)
+    for lang in ("", "en/"):
+        dom = _render(out / lang / "index.html", 390, tmp_path, tmp_path / f"{lang[:2]}wide.png")
+        assert 'data-overflow="false"' in dom and 'data-standings-whole="true"' in dom, lang
+        assert dom.count('<th scope="col"') == 8 and dom.count('<th scope="row"') == 4
+
+
 def test_a_match_event_site_has_each_match_board_by_board(backend, tmp_path):
     from test_backend_match import play, prepare
 
