@@ -196,6 +196,30 @@ def test_the_site_reads_on_a_phone_and_a_desktop_without_sideways_scrolling(cup_
 
 
 @pytest.mark.skipif(chromium() is None, reason="no Chromium on this machine")
+def test_the_language_chosen_is_remembered_for_the_next_page(cup_site, tmp_path):
+    """A ``?lang=`` parameter (as the switch's click) stores the choice; the next page opened in the
+    other language goes to its twin, in the same browser profile."""
+    out, _, _ = cup_site
+
+    def opened(url: str) -> str:
+        run = subprocess.run(
+            [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             f"--user-data-dir={tmp_path / 'reader'}", "--dump-dom", url],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-2000:]
+        return run.stdout
+
+    board = out / "boards" / "r1-b1-g1.html"
+    assert '<html lang="zh-CN"' in opened(board.as_uri()), "Chinese by default"
+    assert '<html lang="en"' in opened((out / "index.html").as_uri() + "?lang=en")
+    english = opened(board.as_uri())
+    assert '<html lang="en"' in english and "Play at table A" in english, "remembered: the English twin"
+    assert '<html lang="zh-CN"' in opened((out / "en" / "index.html").as_uri() + "?lang=zh-CN")
+    assert '<html lang="zh-CN"' in opened((out / "en" / "players" / "P1.html").as_uri())
+
+
+@pytest.mark.skipif(chromium() is None, reason="no Chromium on this machine")
 def test_the_widest_standings_a_match_event_prints_are_whole_on_a_phone(tmp_path):
     """Group, pair, number, three totals and the step that decided: eight columns in 390 px, in
     both languages (the last column was cut off before)."""

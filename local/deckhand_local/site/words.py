@@ -21,7 +21,6 @@ _ZH: dict[str, str] = {
     "site.switch": "English",
     "site.switch_name": "Read this page in English",  # in the link's own language (lang="en")
     "site.switch_title": "切换到本页的英文版",
-    "site.home": "成绩首页",
     # the event's header
     "header.date": "日期",
     "header.grade": "级别",
@@ -251,7 +250,6 @@ _EN: dict[str, str] = {
     "site.switch": "中文",
     "site.switch_name": "用中文阅读本页",  # in the link's own language (lang="zh-CN")
     "site.switch_title": "Switch to this page in Chinese",
-    "site.home": "Results home",
     "header.date": "Date",
     "header.grade": "Grade",
     "header.ruleset": "Rule set",
