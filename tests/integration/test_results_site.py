@@ -116,6 +116,8 @@ def test_every_page_is_in_chinese_with_its_english_twin_a_link_away(cup_site):
         assert "<th>" not in zh_text and "<th>" not in en_text, "every header cell has its scope"
     index = (out / "index.html").read_text()
     assert "排名" in index and "名次依据" in index and "核验发牌" in index
+    assert "<dd>不计级别（练习或俱乐部赛）</dd>" in index and "<dd>unrated" not in index
+    assert "<dd>unrated (practice or club event)</dd>" in (out / "en" / "index.html").read_text()
     assert "Standings" in (out / "en" / "index.html").read_text()
 
 

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 from deckhand.competition.artificial import Artificial
+from deckhand.competition.grades import UNRATED
 from deckhand.competition.matchplay.ranking import Step
 from deckhand.engines.spec import TieBreak
+from deckhand.service.organiser.match_settings import MatchFormat
 from deckhand_local.site import model
 from deckhand_local.site.words import CATALOGUE, EN, LANGS, ZH, Words
 
@@ -52,6 +54,9 @@ def test_every_tie_break_step_and_adjustment_the_service_reports_has_words(lang)
             assert f"ranking.{rstep.value}" in words and f"ranking_explained.{rstep.value}" in words
     for kind in Artificial:
         assert f"artificial.{kind.value}" in words
+    for fmt in MatchFormat:
+        assert f"format.{fmt.value}" in words
+    assert f"grade.{UNRATED}" in words
 
 
 def test_the_words_differ_by_language_and_a_missing_one_is_an_error():

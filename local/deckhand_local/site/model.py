@@ -306,7 +306,10 @@ def _header(doc: Mapping[str, Any], w: Words) -> tuple[str, list[tuple[str, str]
     for key, label in (("start", "date"), ("grade", "grade"), ("ruleset", "ruleset"), ("format", "format")):
         value = event.get(key) or (doc.get(key) if key == "ruleset" else None)
         if value:
-            rows.append((w(f"header.{label}"), w.date(str(value)) if key == "start" else str(value)))
+            shown = w.date(str(value)) if key == "start" else str(value)
+            if key in ("grade", "format"):  # a value of the rules (C1 stays C1; unrated, swiss in words)
+                shown = w.known(f"{key}.{value}", value)
+            rows.append((w(f"header.{label}"), shown))
     if event.get("rounds"):
         rows.append((w("header.rounds"), str(event["rounds"])))
     return title, rows
