@@ -57,7 +57,9 @@ def test_the_organiser_runs_an_event_from_the_command_line(venue, capsys, monkey
 
     with urllib.request.urlopen(f"{venue.api_url}/site/org/", timeout=30) as reply:
         live = reply.read().decode()
-    assert "Round 1: playing" in live and 'http-equiv="refresh"' in live
+    assert "第 1 轮：比赛中" in live and 'http-equiv="refresh"' in live, "Chinese by default"
+    with urllib.request.urlopen(f"{venue.api_url}/site/org/en/", timeout=30) as reply:
+        assert "Round 1: playing" in reply.read().decode()
 
     stop = threading.Event()
 

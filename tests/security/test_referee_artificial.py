@@ -81,7 +81,7 @@ def test_the_table_leaves_the_comparison_and_the_other_table_is_scaled(cup):
     export = call(cup, "GET", "/events/cup/export", caller=ALICE)[1]
     assert [r.get("artificial") for r in rows(export["results"]) if r["table"] == "A"] == KINDS
     assert compared(export["standings"]) == after, "the export's standings count it too"
-    page = next(b for b in model.read(export).boards if (b.round, b.board) == (1, "1"))
+    page = next(b for b in model.read(export, "en").boards if (b.round, b.board) == (1, "1"))
     shown = [r.adjusted for r in page.traveller if r.table == "A"]
     assert shown[0] == f"artificial average plus, was {marked[0]['adjusted_from']} by {BOB}", "results pages"
     assert {(r.mp, r.mp_pct) for r in page.traveller if r.table == "B"} == {(1.0, 50.0)}

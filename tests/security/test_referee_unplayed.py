@@ -17,6 +17,7 @@ from deckhand.service.duplicate import scoring
 from deckhand.service.refereeing import replay_audit, unplayed_boards
 from deckhand.service.storage import keys, models
 from deckhand_local.site import model
+from deckhand_local.site.words import Words
 
 KINDS = ["average_plus", "average_minus", "average", "averaged"]
 
@@ -108,7 +109,7 @@ def test_a_board_stuck_mid_play_is_ended_the_table_goes_on_and_the_round_complet
     status = call(api, "GET", "/events/cup/rounds/1", caller=BOB)[1]
     shown = {(t["table"], b["board"]): b.get("not_played") for t in status["tables"] for b in t["boards"]}
     assert shown == {("A", "1"): True, ("A", "2"): None, ("B", "1"): None, ("B", "2"): None}
-    live = {t.table: t.state for t in model.read_live(status).tables}
+    live = {t.table: t.state for t in model.read_live(status, Words("en")).tables}
     assert live == {"A": "1 not played (referee)", "B": ""}
     # Its handsets were told it is over before the next board's views came.
     told = [m for m in backend.publisher.to(stuck.devices[0]) if m["t"] == "stopped" and m["b"] == "1"]
@@ -133,7 +134,7 @@ def test_a_board_stuck_mid_play_is_ended_the_table_goes_on_and_the_round_complet
     text = call(api, "GET", "/events/cup/export?format=csv", caller=ALICE)[1]
     csv_rows = [r for r in csv.DictReader(io.StringIO(text)) if (r["round"], r["board"]) == ("1", "1")]
     assert {(r["table"], r["not_played"]) for r in csv_rows} == {("A", "true"), ("B", "")}
-    page = next(b for b in model.read(export).boards if (b.round, b.board) == (1, "1"))
+    page = next(b for b in model.read(export, "en").boards if (b.round, b.board) == (1, "1"))
     assert all(r.adjusted.startswith("not played, artificial") for r in page.traveller if r.table == "A")
     assert not any(r.adjusted for r in page.traveller if r.table == "B")
     counts = replay_audit.audit_event("cup")

@@ -43,7 +43,9 @@ def test_the_index_shows_each_table_of_the_round_in_play_and_refreshes(tmp_path)
     status, headers, body = site.serve("/site/cup/")
     page = body.decode()
     assert status == 200 and headers["Content-Type"].startswith("text/html")
-    assert "Round 2: playing" in page and "1 / 2" in page and 'http-equiv="refresh"' in page
+    assert "第 2 轮：比赛中" in page and "1 / 2" in page and 'http-equiv="refresh"' in page
+    english = site.serve("/site/cup/en/")[2].decode()
+    assert '<html lang="en"' in english and "Round 2: playing" in english and "1 / 2" in english
     assert "ef" * 32 in page, "the round in play's commitment, published before its play"
     assert calls == ["/events/cup/export", "/events/cup/rounds/2"]
     folders = list((tmp_path / "cup").iterdir())
@@ -72,6 +74,8 @@ def test_only_pages_of_an_event_are_served(tmp_path):
         "/site/cup/boards/../../x.html",
         "/site/",
         "/site/cup/a/b/c.html",
+        "/site/cup/en/a/b.html",
+        "/site/cup/fr/index.html",
         "/site/../",
         "/site/./",
         "/site/..",

@@ -23,12 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from .build import ASSETS, build_site, safe_name
+from .words import LANGS
 
 # GET an API path as the public viewer → (status, JSON body).
 Fetch = Callable[[str], tuple[int, Any]]
 Reply = tuple[int, dict[str, str], bytes]
 _EVENT = re.compile(r"^/site/([A-Za-z0-9_.-]{1,64})(/.*)?$")
-_PAGE = re.compile(r"^/(?:[a-z]+/)?[A-Za-z0-9_.~-]+\.html$")
+_LANGS = "|".join(re.escape(lang) for lang in LANGS[1:])  # the other languages' folders (words.py)
+_PAGE = re.compile(rf"^/(?:(?:{_LANGS})/)?(?:[a-z]+/)?[A-Za-z0-9_.~-]+\.html$")  # en/boards/r1-b1-g1.html
 _ASSET = re.compile(r"^/assets/([a-z]+\.(?:css|js))$")
 FRESH_SECONDS = 3.0
 log = logging.getLogger(__name__)
@@ -68,7 +70,7 @@ class LiveSite:
         if asset is not None:  # the same for every event: no export needed
             kind = mimetypes.guess_type(asset.group(1))[0] or "application/octet-stream"
             return 200, {"Content-Type": f"{kind}; charset=utf-8"}, (ASSETS / asset.group(1)).read_bytes()
-        page = "/index.html" if page == "/" else page
+        page = page + "index.html" if page.endswith("/") else page  # / and /en/: the index
         if not _PAGE.match(page):
             return _text(404, "no such page")
         folder = self._build(event_id)

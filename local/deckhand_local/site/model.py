@@ -13,15 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckhand.competition.match_render import (
-    STEP_WORDS,
-    MatchView,
-    bracket_words,
-    result_sentence,
-    team_names,
-)
-from deckhand.competition.matchplay.ranking import Step
+from deckhand.competition.match_render import IN_PLAY, MatchView, team_names
 from deckhand.errors import DeckhandError
+
+from .words import ZH, Words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = frozenset("HD")
@@ -35,10 +30,10 @@ def _seq(value: Any) -> Sequence[Any]:
     return value if isinstance(value, list | tuple) else []
 
 
-def card_label(token: str) -> tuple[str, bool]:
+def card_label(token: str, w: Words) -> tuple[str, bool]:
     """A card token as people read it (``SA`` → ``A♠``), and whether it is red."""
     if token in ("BJ", "RJ"):
-        return ("Big joker" if token == "RJ" else "Small joker", token == "RJ")
+        return (w.card(token), token == "RJ")
     if len(token) >= 2 and token[0] in SUITS:
         rank = token[1:].replace("T", "10")
         return f"{rank}{SUITS[token[0]]}", token[0] in RED
@@ -50,10 +45,11 @@ class Card:
     token: str
     label: str
     red: bool
+    name: str  # in words, for a screen reader: 红桃10 / 10 of hearts
 
 
-def cards(tokens: Any) -> list[Card]:
-    return [Card(str(t), *card_label(str(t))) for t in _seq(tokens)]
+def cards(tokens: Any, w: Words) -> list[Card]:
+    return [Card(str(t), *card_label(str(t), w), w.card(str(t))) for t in _seq(tokens)]
 
 
 @dataclass
@@ -95,27 +91,29 @@ def _int(value: Any, where: str) -> int:
         raise DeckhandError(f"{where}: expected a whole number, got {value!r}") from None
 
 
-def play_steps(steps: Any) -> list[PlayStep]:
-    """A play record's steps; a redeal (seat -1) reads as one."""
+def play_steps(steps: Any, w: Words) -> list[PlayStep]:
+    """A play record's steps in words; a redeal (seat -1) reads as one."""
     out = []
     for s in _seq(steps):
         s = _map(s)
         seat = _int(s.get("s"), "play step seat")
         kind = str(s.get("t") or "")
         if kind == "redeal":
-            out.append(PlayStep(seat, f"redeal: deal {_int(s.get('n'), 'redeal number') + 1}", []))
+            out.append(PlayStep(seat, w("step.redeal", n=_int(s.get("n"), "redeal number") + 1), []))
         elif kind == "step":  # a game dealt in steps: the cards out when the next decision came
-            out.append(PlayStep(seat, f"cards out: {_int(s.get('n'), 'cards dealt')}", []))
+            out.append(PlayStep(seat, w("step.cards_out", n=_int(s.get("n"), "cards dealt")), []))
         else:
-            out.append(PlayStep(seat, kind, cards(s.get("c"))))
+            out.append(PlayStep(seat, w.known(f"action.{kind}", kind), cards(s.get("c"), w)))
     return out
 
 
-def table_play(p: Mapping[str, Any]) -> TablePlay:
+def table_play(p: Mapping[str, Any], w: Words) -> TablePlay:
     own = _map(p.get("deal"))
-    hands = [cards(h) for h in _seq(own.get("hands"))] or None
+    hands = [cards(h, w) for h in _seq(own.get("hands"))] or None
     number = _int(p.get("deal_number") or 1, "play deal_number")
-    return TablePlay(str(p.get("table")), play_steps(p.get("steps")), number, hands, cards(own.get("kitty")))
+    return TablePlay(
+        str(p.get("table")), play_steps(p.get("steps"), w), number, hands, cards(own.get("kitty"), w)
+    )
 
 
 @dataclass
@@ -160,7 +158,7 @@ class StandingRow:
     name: str
     number: Any
     values: list[Any]
-    decided_by: str
+    decided_by: str  # in words
     group: str = ""
     card: str | None = None
 
@@ -180,23 +178,24 @@ class MatchBoardRow:
     trump: str = ""  # a game that declares trump: dealer, trump, declarer, points, kitty
 
 
-SUIT_WORDS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}
-
-
-def trump_summary(b: Mapping[str, Any]) -> str:
+def trump_summary(b: Mapping[str, Any], w: Words) -> str:
     """A board of a game that declares trump (its export has ``trump``): who dealt, the trump and who
     declared it, the defenders' points and what the kitty counted; "" for other games."""
     if "trump" not in b or "defender_points" not in b:
         return ""
     trump = b.get("trump")
-    suit = "no trump" if trump is None else "trump " + SUIT_WORDS.get(str(trump), str(trump))
+    suit = w("trump.none") if trump is None else w("trump.suit", suit=SUITS.get(str(trump), str(trump)))
     declarer = b.get("declarer")
-    declared = f" (declared by seat {declarer})" if declarer is not None else ""
-    kitty = " ".join(card_label(str(c))[0] for c in _seq(b.get("kitty")))
-    kitty_text = f"; kitty {kitty} ×{b.get('kitty_multiplier')}" if kitty else ""
-    return (
-        f"dealer seat {b.get('dealer')}, {suit}{declared}; defenders "
-        f"{b.get('defender_points')} points{kitty_text}"
+    declared = w("trump.declared", seat=declarer) if declarer is not None else ""
+    kitty = " ".join(card_label(str(c), w)[0] for c in _seq(b.get("kitty")))
+    kitty_text = w("trump.kitty", cards=kitty, times=b.get("kitty_multiplier")) if kitty else ""
+    return w(
+        "trump.summary",
+        dealer=b.get("dealer"),
+        trump=suit,
+        declared=declared,
+        points=b.get("defender_points"),
+        kitty=kitty_text,
     )
 
 
@@ -215,9 +214,9 @@ class Site:
     title: str
     header: list[tuple[str, str]]
     match: bool
-    columns: list[str]
+    columns: list[tuple[str, str]]  # (short head, its full words)
     standings: list[StandingRow]
-    steps_used: list[tuple[str, str]]
+    steps_used: list[tuple[str, str]]  # (a tie-break step in words, what it means)
     boards: list[BoardPage] = field(default_factory=list)
     cards: list[ScoreCard] = field(default_factory=list)
     matches: list[MatchPage] = field(default_factory=list)
@@ -244,7 +243,7 @@ class Live:
     commitment: str = ""  # published before the round's play: the salt that proves it comes after
 
 
-def read_live(status: Mapping[str, Any]) -> Live:
+def read_live(status: Mapping[str, Any], w: Words) -> Live:
     tables = []
     for t in _seq(status.get("tables")):
         t = _map(t)
@@ -252,14 +251,16 @@ def read_live(status: Mapping[str, Any]) -> Live:
         if "match" in t:
             match = _map(t.get("match"))
             state = (
-                "match over" if match.get("status") == "done" else f"game {int(match.get('games') or 0) + 1}"
+                w("live.match_over")
+                if match.get("status") == "done"
+                else w("live.game", n=int(match.get("games") or 0) + 1)
             )
         else:
             unplayed = sum(1 for b in boards if b.get("not_played"))
             state = (
-                "stopped for the referee"
+                w("live.stopped")
                 if any(b.get("status") == "stopped" for b in boards)
-                else f"{unplayed} not played (referee)"
+                else w("live.not_played", n=unplayed)
                 if unplayed
                 else ""
             )
@@ -268,7 +269,7 @@ def read_live(status: Mapping[str, Any]) -> Live:
     commitment = status.get("commitment")
     return Live(
         int(status.get("round") or 0),
-        str(status.get("status") or ""),
+        w.known(f"live.status.{status.get('status')}", status.get("status")),
         tables,
         commitment if isinstance(commitment, str) else "",
     )
@@ -298,43 +299,95 @@ def _names(doc: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
     return names, numbers
 
 
-def _header(doc: Mapping[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+def _header(doc: Mapping[str, Any], w: Words) -> tuple[str, list[tuple[str, str]]]:
     event = _map(doc.get("event"))
-    title = str(event.get("name") or "Results")
+    title = str(event.get("name") or w("site.results"))
     rows = []
-    for key, label in (("start", "Date"), ("grade", "Grade"), ("ruleset", "Rule set"), ("format", "Format")):
+    for key, label in (("start", "date"), ("grade", "grade"), ("ruleset", "ruleset"), ("format", "format")):
         value = event.get(key) or (doc.get(key) if key == "ruleset" else None)
         if value:
-            rows.append((label, str(value)))
+            shown = w.date(str(value)) if key == "start" else str(value)
+            if key in ("grade", "format"):  # a value of the rules (C1 stays C1; unrated, swiss in words)
+                shown = w.known(f"{key}.{value}", value)
+            rows.append((w(f"header.{label}"), shown))
     if event.get("rounds"):
-        rows.append(("Rounds", str(event["rounds"])))
+        rows.append((w("header.rounds"), str(event["rounds"])))
     return title, rows
 
 
-def _step_words(value: Any) -> str:
-    try:
-        return STEP_WORDS[Step(value)]
-    except ValueError:
-        return "" if value is None else str(value)
+def _step_words(value: Any, prefix: str, w: Words) -> tuple[str, str]:
+    """A tie-break step (``mp``, ``beaten_opponents``, …) in words, and what it means ("" for none)."""
+    if value is None or value == "none":
+        return "", ""
+    return w.known(f"{prefix}.{value}", value), w.known(f"{prefix}_explained.{value}", "")
+
+
+def bracket_words(label: str, w: Words) -> str:
+    """``W2-1`` → "Winners' bracket, round 2, match 1"; ``F`` → "Final" (in the reader's words)."""
+    if label in ("F", "F2", "3rd"):
+        return w(f"bracket.{label}")
+    rnd, _, number = label[1:].partition("-")
+    if label[:1] not in ("W", "L") or not rnd.isdigit() or not number.isdigit():
+        return label
+    return w(f"bracket.{label[:1]}", round=rnd, n=number)
+
+
+def result_sentence(m: MatchView, w: Words) -> str:
+    """A match's result in one sentence (match_render's, in the reader's words)."""
+    if m.kind == IN_PLAY:
+        return w("result.in_play")
+    if m.kind == "bye":
+        team = m.a if m.a is not None else m.b
+        return w("result.bye", team=m.name(team), mp=m.side_value("mp", team), lp=m.side_value("lp", team))
+    score = w("result.score", mp_a=m.side_value("mp", m.a), mp_b=m.side_value("mp", m.b),
+              lp_a=m.side_value("lp", m.a), lp_b=m.side_value("lp", m.b))  # fmt: skip
+    mp = _map(m.result.get("mp"))
+    winner = next((t for t in (m.a, m.b) if t is not None and mp.get(t) == 2), None)
+    if m.kind == "forfeit":
+        if winner is None:
+            return w("result.forfeit", score=score)
+        loser = m.b if winner == m.a else m.a
+        return w("result.forfeit_by", loser=m.name(loser), winner=m.name(winner), score=score)
+    levels = ""
+    if m.result.get("levels") is not None:
+        levels = w("result.levels", a=m.side_value("levels", m.a), b=m.side_value("levels", m.b))
+    if winner is None:
+        return w("result.draw", score=score, levels=levels)
+    return w("result.win", winner=m.name(winner), score=score, levels=levels)
 
 
 def board_slug(round_no: Any, board: Any, group: Any) -> str:
     return f"r{round_no}-b{board}-g{group}"
 
 
-def read(doc: Mapping[str, Any]) -> Site:
+def read(doc: Mapping[str, Any], lang: str = ZH) -> Site:
     """The site's content from an export (module doc): the API's (``deckhand event export``) or the
-    demo's results.json, of a duplicate or a match event."""
+    demo's results.json, of a duplicate or a match event, in the words of ``lang``."""
+    w = Words(lang)
     results = _map(doc.get("results"))
     if "matches" in results:  # the API's export of a match event: the document sits in "results"
         doc = {**results, **{k: v for k, v in doc.items() if k != "results" and k != "standings"}}
-    title, header = _header(doc)
+    title, header = _header(doc, w)
     if "matches" in doc:
-        return _read_match(doc, title, header)
-    return _read_duplicate(doc, title, header)
+        return _read_match(doc, title, header, w)
+    return _read_duplicate(doc, title, header, w)
 
 
-def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]]) -> Site:
+def _adjusted(r: Mapping[str, Any], w: Words) -> str:
+    """What a referee did to a seat's score, in words ("" for nothing)."""
+    parts = []
+    if r.get("not_played"):  # the referee ended the board: the table could not play it
+        parts.append(w("adjusted.not_played"))
+    if r.get("artificial"):  # the score is not compared: the seat's share was given
+        kind = w.known(f"artificial.{r['artificial']}", str(r["artificial"]).replace("_", " "))
+        parts.append(w("adjusted.artificial", kind=kind))
+    if "adjusted_from" in r:
+        by = w("adjusted.by", by=r["adjusted_by"]) if r.get("adjusted_by") else ""
+        parts.append(w("adjusted.was", score=r["adjusted_from"]) + by)
+    return w("adjusted.join").join(parts)
+
+
+def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]], w: Words) -> Site:
     names, numbers = _names(doc)
     results = _map(doc.get("results")) or doc
     standings_doc = _map(doc.get("standings"))
@@ -364,12 +417,7 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
                 str(r.get("table")),
             )
             c = compared.get((board, rnd, group, seat, player), {})
-            by = f" by {r['adjusted_by']}" if r.get("adjusted_by") else ""
-            adjusted = f"was {r['adjusted_from']}{by}" if "adjusted_from" in r else ""
-            if r.get("artificial"):  # the score is not compared: the seat's share was given
-                adjusted = f"artificial {str(r['artificial']).replace('_', ' ')}, {adjusted}"
-            if r.get("not_played"):  # the referee ended the board: the table could not play it
-                adjusted = f"not played, {adjusted}"
+            adjusted = _adjusted(r, w)
             rows.append(TravellerRow(table, seat, player, names.get(player, player), r.get("score"),
                                      c.get("mp", ""), c.get("mp_pct", ""), c.get("rank_points", ""), adjusted))  # fmt: skip
             opponents = [names.get(str(o.get("player")), str(o.get("player"))) for o in by_table[table]
@@ -380,9 +428,9 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
                                              c.get("rank_points", ""), slug))  # fmt: skip
         rows.sort(key=lambda x: (x.table, x.seat))
         deal = _map(b.get("deal"))
-        hands = [cards(h) for h in _seq(deal.get("hands"))] or None
-        plays = [table_play(_map(p)) for p in _seq(b.get("play"))]
-        boards.append(BoardPage(slug, rnd, board, group, hands, cards(deal.get("kitty")), deal.get("deal_number"),
+        hands = [cards(h, w) for h in _seq(deal.get("hands"))] or None
+        plays = [table_play(_map(p), w) for p in _seq(b.get("play"))]
+        boards.append(BoardPage(slug, rnd, board, group, hands, cards(deal.get("kitty"), w), deal.get("deal_number"),
                                 rows, plays))  # fmt: skip
     table_rows = _seq(standings_doc.get("standings"))
     standings = []
@@ -391,9 +439,15 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
         s = _map(s)
         pid = str(s.get("player"))
         tie = s.get("tie_break")
-        decided = "" if tie is None else str(_map(tie).get("decided_by") or tie)
+        words, meaning = _step_words(
+            _map(tie).get("decided_by") if isinstance(tie, Mapping) else tie, "tiebreak", w
+        )
+        if words and (words, meaning) not in steps_used:
+            steps_used.append((words, meaning))
         standings.append(StandingRow(s.get("place"), pid, names.get(pid, pid), numbers.get(pid, ""),
-                                     [s.get("total")], decided, card=f"players/{pid}.html"))  # fmt: skip
+                                     [s.get("total")], words, card=f"players/{pid}.html"))  # fmt: skip
+    unresolved = w("tiebreak.unresolved")
+    steps_used.sort(key=lambda step: step[0] == unresolved)  # the playoff last, as in the chain
     cards_out = []
     for pid, rows_ in sorted(card_rows.items()):
         rows_.sort(key=lambda x: (x.round, x.board))
@@ -404,11 +458,12 @@ def _read_duplicate(doc: Mapping[str, Any], title: str, header: list[tuple[str, 
         cards_out.append(
             ScoreCard(pid, names.get(pid, pid), numbers.get(pid, ""), rows_, sorted(totals.items()))
         )
-    return Site(title, header, False, ["Total rank points"], standings, steps_used, boards, cards_out,
+    columns = [(w("standings.total"), w("standings.total_full"))]
+    return Site(title, header, False, columns, standings, steps_used, boards, cards_out,
                 rounds=[dict(_map(r)) for r in _seq(doc.get("rounds"))])  # fmt: skip
 
 
-def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]]) -> Site:
+def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]], w: Words) -> Site:
     names = team_names(doc)
     _, numbers = _names(doc)
     standings = []
@@ -416,9 +471,9 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
     for s in _seq(doc.get("standings")):
         s = _map(s)
         team = str(s.get("team"))
-        words = _step_words(s.get("decided_by"))
-        if words and (words, str(s.get("decided_by"))) not in used:
-            used.append((words, str(s.get("decided_by"))))
+        words, meaning = _step_words(s.get("decided_by"), "ranking", w)
+        if words and (words, meaning) not in used:
+            used.append((words, meaning))
         standings.append(StandingRow(s.get("place"), team, str(s.get("name") or names.get(team, team)),
                                      numbers.get(team, ""), [s.get("mp"), s.get("lp"), s.get("opp")], words,
                                      str(s.get("group") or "")))  # fmt: skip
@@ -427,7 +482,9 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
         m = MatchView(_map(raw), names)
         label = str(_map(raw).get("bracket") or "")
         teams = [t for t in (m.a, m.b) if t is not None]
-        heading = " v ".join(m.name(t) for t in teams) + (f" ({bracket_words(label)})" if label else "")
+        heading = w("match.versus").join(m.name(t) for t in teams) + (
+            f" ({bracket_words(label, w)})" if label else ""
+        )
         rows = []
         for b in m.boards:
             before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
@@ -435,14 +492,14 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
                 b.get("game", ""), b.get("board", ""), m.name(b.get("level_side")) if b.get("level_side") else "",
                 " – ".join(str(before.get(t, "")) for t in teams), " – ".join(str(after.get(t, "")) for t in teams),
                 " ".join(str(x) for x in _seq(b.get("order"))),
-                "; ".join(f"{_map(t).get('from')}→{_map(t).get('to')} {card_label(str(_map(t).get('card')))[0]}"
+                "; ".join(f"{_map(t).get('from')}→{_map(t).get('to')} {card_label(str(_map(t).get('card')), w)[0]}"
                           for t in _seq(b.get("tribute"))),
-                str(b.get("ended_by") or ""),
-                [cards(h) for h in _seq(_map(b.get("deal")).get("hands"))] or None,
-                play_steps(b.get("play")),
-                trump_summary(b),
+                w.known(f"ended.{b.get('ended_by')}", b.get("ended_by") or "") if b.get("ended_by") else "",
+                [cards(h, w) for h in _seq(_map(b.get("deal")).get("hands"))] or None,
+                play_steps(b.get("play"), w),
+                trump_summary(b, w),
             ))  # fmt: skip
         matches.append(MatchPage(f"r{m.round}-m{i + 1}", int(m.round or 0), m.table, heading,
-                                 result_sentence(m), rows))  # fmt: skip
-    return Site(title, header, True, ["Match points", "Level points", "Opponents' level points"], standings, used,
-                matches=matches)  # fmt: skip
+                                 result_sentence(m, w), rows))  # fmt: skip
+    columns = [(w(f"standings.{c}"), w(f"standings.{c}_full")) for c in ("mp", "lp", "opp")]
+    return Site(title, header, True, columns, standings, used, matches=matches)
