@@ -261,12 +261,8 @@ class BigTwoBoard(MaskBoard):
         return None
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int]:
+        play, play_mask, combo = self._classified_play(seat, cards, 52, classify)
         hand = self.hands[seat]
-        play_mask = self._play_mask(seat, cards, hand, 52)
-        play = tuple(sorted(cards))
-        combo = classify(play)
-        if combo is None:
-            raise self._not_a_combination(play)
         if not self.opened and D3 not in play:
             raise Rejected("must_contain_d3", "the first lead must contain D3")
         if self.last:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.game_spec import game_spec
+from ..common.game_spec import PLAY_OR_PASS, game_spec
 from ..spec import ActionRule, BeatenCount, ShowcaseScore, StandingsRule, TieBreak
 from . import HAND_SIZE
 from .board import BigTwoBoard, SeatView
@@ -30,8 +30,7 @@ SPEC = game_spec(
     hand_size=HAND_SIZE,
     new_board=BigTwoBoard.from_order,
     actions=(
-        ActionRule("play", cards=True, help="play these cards"),
-        ActionRule("pass", help="pass"),
+        *PLAY_OR_PASS,
         ActionRule("show", values=(0, 1), values_text="0 or 1", help="show your hand or not"),
         ActionRule("double", values=(0, 1), values_text="0 or 1", help="double or not"),
     ),

@@ -7,7 +7,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..contract import Board
-from ..spec import GameSpec, board_bot, lazily, view_bot
+from ..spec import ActionRule, GameSpec, board_bot, lazily, view_bot
+
+# A climbing game's play and pass, as a handset offers them (a game that takes more with a play says so).
+PLAY_OR_PASS = (ActionRule("play", cards=True, help="play these cards"), ActionRule("pass", help="pass"))
 
 
 class SpecBoard(Protocol):

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..contract import Action, Rejected, Timing
 from .board import END, GameBoard
-from .cards import cards_of, format_cards
+from .cards import format_cards
 
 PLAY = "play"
 NO_SEAT = -1
@@ -103,23 +103,6 @@ class TrickBoard(GameBoard):
         self._check_turn(action.seat)
         if action.kind == "pass" and not self.last and not lead_pass:
             raise Rejected("cannot_pass_lead", "the leader must play; passing is only allowed when following")
-
-    def _play_mask(self, seat: int, cards: Sequence[int], hand: int, deck: int) -> int:
-        """The cards of a play from a one-deck hand (a bit mask): each a card of the deck, once, held."""
-        play_mask = 0
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < deck:
-                raise Rejected("bad_card", f"not a {self.name} card: {c!r}")
-            bit = 1 << c
-            if play_mask & bit:
-                raise Rejected("duplicate_card", f"{format_cards([c])[0]} is listed twice")
-            play_mask |= bit
-        if not play_mask:
-            raise Rejected("not_a_combination", "a play needs at least one card; to pass, send pass")
-        if play_mask & ~hand:
-            missing = " ".join(format_cards(cards_of(play_mask & ~hand)))
-            raise Rejected("not_in_hand", f"not in seat {seat}'s hand: {missing}")
-        return play_mask
 
     def _not_a_combination(self, play: Play) -> Rejected:
         return Rejected(

@@ -298,11 +298,7 @@ class DouDizhuBoard(MaskBoard):
         return None
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
-        play_mask = self._play_mask(seat, cards, self.hands[seat], DECK)
-        play = tuple(sorted(cards))
-        combo = classify(play)
-        if combo is None:
-            raise self._not_a_combination(play)
+        play, play_mask, combo = self._classified_play(seat, cards, DECK, classify)
         if self.last:
             prev = classify(self.last)
             assert prev is not None

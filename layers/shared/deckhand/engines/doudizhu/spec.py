@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..common.cards import rank_of
-from ..common.game_spec import game_spec
+from ..common.game_spec import PLAY_OR_PASS, game_spec
 from ..contract import Action
 from ..spec import ActionRule, BeatenCount, StandingsRule, TieBreak
 from . import DEALS_PER_BOARD, HAND_SIZE
@@ -31,8 +31,7 @@ SPEC = game_spec(
     hand_size=HAND_SIZE,
     new_board=DouDizhuBoard.from_order,
     actions=(
-        ActionRule("play", cards=True, help="play these cards"),
-        ActionRule("pass", help="pass"),
+        *PLAY_OR_PASS,
         ActionRule(
             "bid",
             values=(0, 1, 2, 3),
