@@ -121,7 +121,7 @@ class SeatView(NamedTuple):
         )
 
 
-class BigTwoBoard(MaskBoard):
+class BigTwoBoard(MaskBoard[Combo]):
     """One board of Big Two. Construct from four 13-card hands (seat order) or with :meth:`from_order`."""
 
     ruleset = RULESET
@@ -225,27 +225,14 @@ class BigTwoBoard(MaskBoard):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
-        checked = self._validate(action)
-        kind, seat = action.kind, action.seat
-        if kind == "play":
-            assert checked is not None
-            self._play(seat, *checked)
-        elif kind == "pass":
-            self._pass(seat)
-        elif kind == "show":
-            self._show(seat, action.value)
+    def _decide(self, action: Action) -> None:
+        if action.kind == "show":
+            self._show(action.seat, action.value)
         else:
-            self._double(seat, action.value)
+            self._double(action.seat, action.value)
 
-    def _validate(self, action: Action) -> tuple[Play, int] | None:
-        seat = action.seat
-        self._check_action_seat(seat)
-        kind = action.kind
-        if kind in ("play", "pass"):
-            self._check_in_trick(action)
-            return self._check_play(seat, action.cards) if kind == "play" else None
+    def _check_decision(self, action: Action) -> None:
+        seat, kind = action.seat, action.kind
         if kind == "show":
             if self.phase != SHOW:
                 raise Rejected("phase_closed", "the show phase is over")
@@ -258,9 +245,8 @@ class BigTwoBoard(MaskBoard):
                 raise Rejected("not_your_turn", f"seat {self.turn} chooses to double now, not seat {seat}")
         else:
             raise Rejected("bad_action", f"unknown action {kind!r} for Big Two")
-        return None
 
-    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int]:
+    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
         play, play_mask, combo = self._classified_play(seat, cards, 52, classify)
         hand = self.hands[seat]
         if not self.opened and D3 not in play:
@@ -278,7 +264,7 @@ class BigTwoBoard(MaskBoard):
                 "must_play_highest_single",
                 f"seat {nxt} has one card left: a single must be your highest card",
             )
-        return play, play_mask
+        return play, play_mask, combo
 
     def _show(self, seat: int, value: int) -> None:
         self.shown[seat] = 1 if value else 0
@@ -293,7 +279,7 @@ class BigTwoBoard(MaskBoard):
             self.phase = PLAY
             self.turn = self.first
 
-    def _play(self, seat: int, play: Play, play_mask: int) -> None:
+    def _play(self, seat: int, play: Play, play_mask: int, combo: Combo) -> None:
         hand = self._take_play(seat, play, play_mask)
         self.opened = True
         self._won_or_next(seat, hand)

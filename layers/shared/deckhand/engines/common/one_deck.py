@@ -5,19 +5,54 @@ out."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-from ..contract import Rejected
+from ..contract import Action, Rejected
 from .cards import cards_of, format_cards
 from .trick import Play, TrickBoard
 
 Combo = TypeVar("Combo")
 
 
-class MaskBoard(TrickBoard):
-    """A ``TrickBoard`` whose ``hands`` are one-deck bit masks, one a seat."""
+class MaskBoard(TrickBoard, Generic[Combo]):
+    """A ``TrickBoard`` whose ``hands`` are one-deck bit masks, one a seat. A play or a pass goes through
+    the trick; every other action is a decision of the game's own (``_check_decision``, ``_decide``)."""
 
     hands: list[int]
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
+        checked = self._validate(action)
+        if action.kind == "play":
+            assert checked is not None
+            self._play(action.seat, *checked)
+        elif action.kind == "pass":
+            self._pass(action.seat)
+        else:
+            self._decide(action)
+
+    def _validate(self, action: Action) -> tuple[Play, int, Combo] | None:
+        self._check_action_seat(action.seat)
+        if action.kind in ("play", "pass"):
+            self._check_in_trick(action)
+            return self._check_play(action.seat, action.cards) if action.kind == "play" else None
+        self._check_decision(action)
+        return None
+
+    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
+        """The play (``_classified_play``) if the game's rules allow it now, else Rejected."""
+        raise NotImplementedError
+
+    def _play(self, seat: int, play: Play, play_mask: int, combo: Combo) -> None:
+        raise NotImplementedError
+
+    def _check_decision(self, action: Action) -> None:
+        """Raise Rejected unless ``action``, neither a play nor a pass, is allowed now."""
+        raise NotImplementedError
+
+    def _decide(self, action: Action) -> None:
+        """Apply a checked decision that is neither a play nor a pass."""
+        raise NotImplementedError
 
     def hand(self, seat: int) -> list[int]:
         return cards_of(self.hands[seat])

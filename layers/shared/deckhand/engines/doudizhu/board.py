@@ -114,7 +114,7 @@ class SeatView(NamedTuple):
         )
 
 
-class DouDizhuBoard(MaskBoard):
+class DouDizhuBoard(MaskBoard[Combo]):
     """One board of Dou Dizhu from its pre-generated deals (each a 54-card order), or :meth:`from_order`."""
 
     ruleset = RULESET
@@ -248,29 +248,16 @@ class DouDizhuBoard(MaskBoard):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
-        checked = self._validate(action)
-        kind, seat = action.kind, action.seat
-        if kind == "play":
-            assert checked is not None
-            self._play(seat, *checked)
-        elif kind == "pass":
-            self._pass(seat)
-        elif kind == "bid":
-            self._bid(seat, action.value)
+    def _decide(self, action: Action) -> None:
+        if action.kind == "bid":
+            self._bid(action.seat, action.value)
         elif self.phase == DOUBLE:
-            self._double(seat, action.value)
+            self._double(action.seat, action.value)
         else:
             self._redouble(action.value)
 
-    def _validate(self, action: Action) -> tuple[Play, int, Combo] | None:
-        seat = action.seat
-        self._check_action_seat(seat)
-        kind = action.kind
-        if kind in ("play", "pass"):
-            self._check_in_trick(action)
-            return self._check_play(seat, action.cards) if kind == "play" else None
+    def _check_decision(self, action: Action) -> None:
+        seat, kind = action.seat, action.kind
         if kind == "bid":
             if self.phase != BID:
                 raise Rejected("phase_closed", "bidding is over")
@@ -295,7 +282,6 @@ class DouDizhuBoard(MaskBoard):
                 raise Rejected("phase_closed", f"there is no doubling in the {self.phase} phase")
         else:
             raise Rejected("bad_action", f"unknown action {kind!r} for Dou Dizhu")
-        return None
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
         play, play_mask, combo = self._classified_play(seat, cards, DECK, classify)
