@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
+from ..common.board import END as END
 from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..common.deal import deal_round_robin
-from ..common.state import check_seat
-from ..common.trick import END as END
-from ..common.trick import NO_SEAT, TrickBoard, read_trick, trick_json
+from ..common.one_deck import MaskBoard
+from ..common.trick import NO_SEAT, last_json, read_last, read_seat, read_trick, seat_json, trick_json
 from ..common.trick import PLAY as PLAY
 from ..contract import Action, Board, Rejected
 from . import D3, DECISION_MS, HAND_SIZE, RULESET, SEATS
@@ -83,11 +83,11 @@ class SeatView(NamedTuple):
             "shown": [None if v == UNDECIDED else bool(v) for v in self.shown],
             "doubled": [None if v == UNDECIDED else bool(v) for v in self.doubled],
             "shown_hands": {str(s): format_cards(h) for s, h in enumerate(self.shown_hands) if h is not None},
-            "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
+            "last": last_json(self.last, self.last_seat),
             "trick": trick_json(self.trick),
             "one_card": [s for s, n in enumerate(self.counts) if n == 1],
             "opened": self.opened,
-            "winner": None if self.winner < 0 else self.winner,
+            "winner": seat_json(self.winner),
         }
 
     @classmethod
@@ -99,6 +99,7 @@ class SeatView(NamedTuple):
 
         flag = {None: UNDECIDED, False: 0, True: 1}
         shown_hands = view["shown_hands"]
+        last, last_seat = read_last(view["last"], cards)
         return cls(
             seat=view["seat"],
             phase=view["phase"],
@@ -112,15 +113,15 @@ class SeatView(NamedTuple):
                 cards(shown_hands[str(s)]) if str(s) in shown_hands else None
                 for s in range(len(view["counts"]))
             ),
-            last=cards(view["last"]["cards"]) if view["last"] else (),
-            last_seat=view["last"]["seat"] if view["last"] else UNDECIDED,
+            last=last,
+            last_seat=last_seat,
             opened=view["opened"],
             trick=read_trick(view["trick"], cards),
-            winner=UNDECIDED if view["winner"] is None else view["winner"],
+            winner=read_seat(view["winner"]),
         )
 
 
-class BigTwoBoard(TrickBoard):
+class BigTwoBoard(MaskBoard[Combo]):
     """One board of Big Two. Construct from four 13-card hands (seat order) or with :meth:`from_order`."""
 
     ruleset = RULESET
@@ -149,19 +150,12 @@ class BigTwoBoard(TrickBoard):
     @classmethod
     def from_order(cls, order: Sequence[int], carry: dict[str, Any] | None = None) -> BigTwoBoard:
         """Deal a shuffled 52-card order one card at a time, seat 0 first. Boards stand alone: no carry."""
-        if carry is not None:
-            raise DeckhandError("a Big Two board starts from its deal alone; it takes no carry")
+        cls._check_no_carry(carry)
         check_count(order, SEATS * HAND_SIZE, "deck")
         hands, _ = deal_round_robin(order, SEATS, HAND_SIZE)
         return cls(hands)
 
     # -- queries ---------------------------------------------------------------------------------
-
-    def hand(self, seat: int) -> list[int]:
-        return cards_of(self.hands[seat])
-
-    def counts(self) -> list[int]:
-        return [h.bit_count() for h in self.hands]
 
     def pending(self) -> list[int]:
         """Seats whose decision the board is waiting for now."""
@@ -172,7 +166,7 @@ class BigTwoBoard(TrickBoard):
         return []
 
     def seat_view(self, seat: int) -> SeatView:
-        _check_seat(seat)
+        self._check_seat(seat)
         hands = self.hands
         return SeatView(
             seat=seat,
@@ -193,11 +187,8 @@ class BigTwoBoard(TrickBoard):
             winner=self.winner,
         )
 
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.seat_view(seat).to_dict()
-
     def legal_actions(self, seat: int) -> list[Action]:
-        _check_seat(seat)
+        self._check_seat(seat)
         if self.phase == SHOW and self.shown[seat] == UNDECIDED:
             return [Action(seat, "show", value=0), Action(seat, "show", value=1)]
         if self.phase == DOUBLE and self.turn == seat:
@@ -210,7 +201,7 @@ class BigTwoBoard(TrickBoard):
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means for ``seat`` now: show and double default to "no"; play has no default."""
-        _check_seat(seat)
+        self._check_seat(seat)
         if self.phase == SHOW and self.shown[seat] == UNDECIDED:
             return Action(seat, "show", value=0, timeout=True)
         if self.phase == DOUBLE and self.turn == seat:
@@ -218,8 +209,7 @@ class BigTwoBoard(TrickBoard):
         return None
 
     def result(self) -> dict[str, Any]:
-        if self.phase != END:
-            raise DeckhandError("the board has not ended")
+        self._check_ended()
         left = self.counts()
         shown = [v == 1 for v in self.shown]
         doubled = [v == 1 for v in self.doubled]
@@ -235,27 +225,14 @@ class BigTwoBoard(TrickBoard):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
-        checked = self._validate(action)
-        kind, seat = action.kind, action.seat
-        if kind == "play":
-            assert checked is not None
-            self._play(seat, *checked)
-        elif kind == "pass":
-            self._pass(seat)
-        elif kind == "show":
-            self._show(seat, action.value)
+    def _decide(self, action: Action) -> None:
+        if action.kind == "show":
+            self._show(action.seat, action.value)
         else:
-            self._double(seat, action.value)
+            self._double(action.seat, action.value)
 
-    def _validate(self, action: Action) -> tuple[Play, int] | None:
-        seat = action.seat
-        self._check_action_seat(seat)
-        kind = action.kind
-        if kind in ("play", "pass"):
-            self._check_in_trick(action)
-            return self._check_play(seat, action.cards) if kind == "play" else None
+    def _check_decision(self, action: Action) -> None:
+        seat, kind = action.seat, action.kind
         if kind == "show":
             if self.phase != SHOW:
                 raise Rejected("phase_closed", "the show phase is over")
@@ -268,15 +245,10 @@ class BigTwoBoard(TrickBoard):
                 raise Rejected("not_your_turn", f"seat {self.turn} chooses to double now, not seat {seat}")
         else:
             raise Rejected("bad_action", f"unknown action {kind!r} for Big Two")
-        return None
 
-    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int]:
+    def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
+        play, play_mask, combo = self._classified_play(seat, cards, 52, classify)
         hand = self.hands[seat]
-        play_mask = self._play_mask(seat, cards, hand, 52)
-        play = tuple(sorted(cards))
-        combo = classify(play)
-        if combo is None:
-            raise self._not_a_combination(play)
         if not self.opened and D3 not in play:
             raise Rejected("must_contain_d3", "the first lead must contain D3")
         if self.last:
@@ -292,7 +264,7 @@ class BigTwoBoard(TrickBoard):
                 "must_play_highest_single",
                 f"seat {nxt} has one card left: a single must be your highest card",
             )
-        return play, play_mask
+        return play, play_mask, combo
 
     def _show(self, seat: int, value: int) -> None:
         self.shown[seat] = 1 if value else 0
@@ -307,11 +279,9 @@ class BigTwoBoard(TrickBoard):
             self.phase = PLAY
             self.turn = self.first
 
-    def _play(self, seat: int, play: Play, play_mask: int) -> None:
-        hand = self.hands[seat] & ~play_mask
-        self.hands[seat] = hand
+    def _play(self, seat: int, play: Play, play_mask: int, combo: Combo) -> None:
+        hand = self._take_play(seat, play, play_mask)
         self.opened = True
-        self._record_play(seat, play)
         self._won_or_next(seat, hand)
 
     def _pass(self, seat: int) -> bool:
@@ -331,10 +301,7 @@ class BigTwoBoard(TrickBoard):
             "s": self.shown,
             "x": self.doubled,
             "t": self.turn,
-            "l": list(self.last),
-            "ls": self.last_seat,
-            "n": self.passes,
-            "k": [[s, list(p)] for s, p in self.trick],
+            **self._trick_state(),
             "kd": self.tricks_done,
             "o": self.opened,
             "w": self.winner,
@@ -348,18 +315,11 @@ class BigTwoBoard(TrickBoard):
         board.shown = list(data["s"])
         board.doubled = list(data["x"])
         board.turn = data["t"]
-        board.last = tuple(data["l"])
-        board.last_seat = data["ls"]
-        board.passes = data["n"]
-        board.trick = [(s, tuple(p)) for s, p in data["k"]]
+        board._load_trick(data)
         board.tricks_done = data["kd"]
         board.opened = data["o"]
         board.winner = data["w"]
         return board
-
-
-def _check_seat(seat: int) -> None:
-    check_seat(seat, SEATS)
 
 
 # Checked by mypy: the Big Two board offers the whole engine interface.

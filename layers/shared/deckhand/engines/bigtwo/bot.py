@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..common.bot_style import style_of
 from ..contract import Action
 from .board import DOUBLE, PLAY, SHOW, UNDECIDED, SeatView
 from .combos import Combo
@@ -48,10 +49,8 @@ def hand_strength(hand: tuple[int, ...]) -> int:
 
 class BigTwoBot:
     def __init__(self, style: str = "steady") -> None:
-        if style not in STYLES:
-            raise ValueError(f"unknown bot style {style!r}; choose from {', '.join(STYLES)}")
         self.style_name = style
-        self.style = STYLES[style]
+        self.style = style_of(STYLES, style)
 
     def decide(self, view: SeatView) -> Action | None:
         """The action for ``view.seat`` now, or None when the board is not waiting for it."""

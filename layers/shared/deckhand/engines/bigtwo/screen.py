@@ -35,9 +35,9 @@ def screen(board: object, seat: int) -> dict[str, Any]:
 def _status(board: BigTwoBoard, v: SeatView) -> str:
     seat = v.seat
     if v.phase == END:
-        return "Board over: " + ("you won" if v.winner == seat else f"seat {v.winner} won")
+        return draw.won_line(v.winner, seat)
     if v.phase == SHOW:
-        return "Show phase: waiting for " + ", ".join(draw.seat_name(s, seat) for s in board.pending())
+        return "Show phase: waiting for " + draw.seats_text(board.pending(), seat)
     who = draw.seat_name(v.turn, seat)
     if v.phase == DOUBLE:
         return "Double phase: " + who + " to decide"

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import (
-    ActionRule,
-    BeatenCount,
-    GameSpec,
-    ShowcaseScore,
-    StandingsRule,
-    TieBreak,
-    board_bot,
-    lazily,
-    view_bot,
-)
-from . import HAND_SIZE, RULESET, SEATS
+from ..common.game_spec import PLAY_OR_PASS, game_spec
+from ..spec import ActionRule, BeatenCount, ShowcaseScore, StandingsRule, TieBreak
+from . import HAND_SIZE
 from .board import BigTwoBoard, SeatView
 from .bot import BigTwoBot
 
@@ -26,23 +17,20 @@ def _showcase(boards: int, seed: str, out: Any) -> list[tuple[ShowcaseScore, ...
     return run_demo(boards=boards, seed=seed, out=out)
 
 
-SPEC = GameSpec(
-    ruleset=RULESET,
+SPEC = game_spec(
+    __package__,
+    board=BigTwoBoard,
+    bot=BigTwoBot,
+    view=SeatView.from_dict,
+    referee="BigTwoReferee",
     name="Big Two",
     alias="bigtwo",
-    seats=SEATS,
     decks=1,
     jokers=False,
     hand_size=HAND_SIZE,
     new_board=BigTwoBoard.from_order,
-    load_board=BigTwoBoard.from_json,
-    bot=board_bot(BigTwoBot),
-    view_bot=view_bot(BigTwoBot, SeatView.from_dict),
-    referee=lazily(__package__, ".referee", "BigTwoReferee"),
-    screen=lazily(__package__, ".screen", "screen"),
     actions=(
-        ActionRule("play", cards=True, help="play these cards"),
-        ActionRule("pass", help="pass"),
+        *PLAY_OR_PASS,
         ActionRule("show", values=(0, 1), values_text="0 or 1", help="show your hand or not"),
         ActionRule("double", values=(0, 1), values_text="0 or 1", help="double or not"),
     ),

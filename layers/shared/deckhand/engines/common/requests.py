@@ -1,10 +1,15 @@
-"""Reading fields of a referee's JSON request with errors that name the field."""
+"""Reading fields of a referee's JSON request (its calculator's ``Op``) with errors that name the field."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ...errors import DeckhandError
+from ...errors import CardError, DeckhandError
+from .cards import parse_cards
+
+# One operation of a referee's calculator: a JSON request in, a JSON answer out.
+Op = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def field(request: dict[str, Any], name: str) -> Any:
@@ -31,3 +36,11 @@ def scalar(request: dict[str, Any], name: str, kind: type) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise DeckhandError(f"{name!r} must be {kind.__name__}, got {value!r}")
     return value
+
+
+def cards_in(value: object, name: str, *, decks: int, jokers: bool) -> list[int]:
+    """Card tokens from a request; a bad one is an error that says where it stands."""
+    try:
+        return parse_cards(value, decks=decks, jokers=jokers)
+    except CardError as exc:
+        raise DeckhandError(f"{name!r}: {exc}") from None

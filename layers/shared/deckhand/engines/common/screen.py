@@ -36,6 +36,16 @@ def seat_name(seat: int, me: int) -> str:
     return "you" if seat == me else f"seat {seat}"
 
 
+def seats_text(seats: Iterable[int], me: int) -> str:
+    """Several seats as the player reads them: "you, seat 2"."""
+    return ", ".join(seat_name(s, me) for s in seats)
+
+
+def won_line(winner: int, me: int) -> str:
+    """The status of a board won by one seat (the first out of cards)."""
+    return f"Board over: {seat_name(winner, me)} won"
+
+
 def trick_line(trick: Sequence[tuple[int, Sequence[int]]], me: int) -> str | None:
     """The trick so far, oldest first (the last few plays; passes say so); None before the lead."""
     if not trick:

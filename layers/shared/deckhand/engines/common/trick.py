@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..contract import Action, Rejected, Timing
-from .cards import cards_of, format_cards
-from .state import StoredBoard
+from .board import END, GameBoard
+from .cards import format_cards
 
-PLAY, END = "play", "end"
+PLAY = "play"
 NO_SEAT = -1
 
 Play = tuple[int, ...]
@@ -33,13 +33,31 @@ def read_trick(
     return tuple((t["seat"], cards(t["cards"])) for t in items)
 
 
-class TrickBoard(StoredBoard):
+def last_json(last: Play, seat: int) -> dict[str, Any] | None:
+    """The play to beat in a seat's view, with its seat; null when the next play leads."""
+    return {"seat": seat, "cards": format_cards(last)} if last else None
+
+
+def read_last(item: dict[str, Any] | None, cards: Callable[[list[str]], Play]) -> tuple[Play, int]:
+    """The play to beat and its seat from a view (``last_json``)."""
+    return (cards(item["cards"]), item["seat"]) if item else ((), NO_SEAT)
+
+
+def seat_json(seat: int) -> int | None:
+    """A seat in a view's JSON: null where there is none (``NO_SEAT``: no winner yet, no turn)."""
+    return None if seat < 0 else seat
+
+
+def read_seat(value: int | None) -> int:
+    """A seat from a view (``seat_json``)."""
+    return NO_SEAT if value is None else value
+
+
+class TrickBoard(GameBoard):
     """A climbing board's trick state and the handling of it; a game's board sets these fields
     (``_clear_trick`` at the start) and supplies ``_validate`` and ``default_action``."""
 
-    seats: int  # set by each game's board class
     decision_ms: int  # the clock of a decision with a default (``timing``), unless a game times its own
-    phase: str
     turn: int
     last: Play
     last_seat: int
@@ -48,14 +66,6 @@ class TrickBoard(StoredBoard):
     winner: int  # in games won by the first seat out of cards (``_won_or_next``)
 
     # -- queries ---------------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == END
-
-    @property
-    def deal_index(self) -> int:
-        return 0  # no redeals, unless a game says otherwise
 
     def default_action(self, seat: int) -> Action | None:
         raise NotImplementedError
@@ -81,10 +91,6 @@ class TrickBoard(StoredBoard):
         """Raise Rejected if ``action`` is not allowed now; never changes the board."""
         self._validate(action)
 
-    def _check_action_seat(self, seat: Any) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise Rejected("bad_seat", f"seat must be 0..{self.seats - 1}, got {seat!r}")
-
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
             raise Rejected("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
@@ -98,29 +104,27 @@ class TrickBoard(StoredBoard):
         if action.kind == "pass" and not self.last and not lead_pass:
             raise Rejected("cannot_pass_lead", "the leader must play; passing is only allowed when following")
 
-    def _play_mask(self, seat: int, cards: Sequence[int], hand: int, deck: int) -> int:
-        """The cards of a play from a one-deck hand (a bit mask): each a card of the deck, once, held."""
-        play_mask = 0
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < deck:
-                raise Rejected("bad_card", f"not a {self.name} card: {c!r}")
-            bit = 1 << c
-            if play_mask & bit:
-                raise Rejected("duplicate_card", f"{format_cards([c])[0]} is listed twice")
-            play_mask |= bit
-        if not play_mask:
-            raise Rejected("not_a_combination", "a play needs at least one card; to pass, send pass")
-        if play_mask & ~hand:
-            missing = " ".join(format_cards(cards_of(play_mask & ~hand)))
-            raise Rejected("not_in_hand", f"not in seat {seat}'s hand: {missing}")
-        return play_mask
-
     def _not_a_combination(self, play: Play) -> Rejected:
         return Rejected(
             "not_a_combination", f"{' '.join(format_cards(play))} is not a {self.name} combination"
         )
 
     # -- the trick -------------------------------------------------------------------------------
+
+    def _trick_state(self) -> dict[str, Any]:
+        """The trick's fields in a stored state (``_load_trick`` reads them back)."""
+        return {
+            "l": list(self.last),
+            "ls": self.last_seat,
+            "n": self.passes,
+            "k": [[s, list(p)] for s, p in self.trick],
+        }
+
+    def _load_trick(self, data: dict[str, Any]) -> None:
+        self.last = tuple(data["l"])
+        self.last_seat = data["ls"]
+        self.passes = data["n"]
+        self.trick = [(s, tuple(p)) for s, p in data["k"]]
 
     def _clear_trick(self) -> None:
         """No play to beat: the next play leads."""

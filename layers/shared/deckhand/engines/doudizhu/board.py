@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
+from ..common.board import END as END
 from ..common.cards import cards_of, check_cards, check_count, format_cards, mask_of, parse_cards
 from ..common.deal import deal_round_robin
-from ..common.state import check_seat
-from ..common.trick import END as END
-from ..common.trick import NO_SEAT, TrickBoard, read_trick, trick_json
+from ..common.one_deck import MaskBoard
+from ..common.trick import NO_SEAT, last_json, read_last, read_seat, read_trick, seat_json, trick_json
 from ..common.trick import PLAY as PLAY
 from ..contract import Action, Board, Rejected
 from . import DECISION_MS, DECK, HAND_SIZE, RULESET, SEATS
@@ -70,17 +70,17 @@ class SeatView(NamedTuple):
             "counts": list(self.counts),
             "bids": [None if b == UNDECIDED else b for b in self.bids],
             "bid": self.bid,
-            "landlord": None if self.landlord < 0 else self.landlord,
+            "landlord": seat_json(self.landlord),
             "kitty": format_cards(self.kitty),
             "doubled": [flag[v] for v in self.doubled],
             "redoubled": flag[self.redoubled],
-            "last": {"seat": self.last_seat, "cards": format_cards(self.last)} if self.last else None,
+            "last": last_json(self.last, self.last_seat),
             "trick": trick_json(self.trick),
             "one_card": [s for s, n in enumerate(self.counts) if n == 1],
             "bombs": self.bombs,
             "rockets": self.rockets,
             "deal": self.deal,
-            "winner": None if self.winner < 0 else self.winner,
+            "winner": seat_json(self.winner),
         }
 
     @classmethod
@@ -91,6 +91,7 @@ class SeatView(NamedTuple):
             return tuple(sorted(parse_cards(tokens, jokers=True)))
 
         flag = {None: UNDECIDED, False: 0, True: 1}
+        last, last_seat = read_last(view["last"], cards)
         return cls(
             seat=view["seat"],
             phase=view["phase"],
@@ -99,21 +100,21 @@ class SeatView(NamedTuple):
             counts=tuple(view["counts"]),
             bids=tuple(UNDECIDED if b is None else b for b in view["bids"]),
             bid=view["bid"],
-            landlord=UNDECIDED if view["landlord"] is None else view["landlord"],
+            landlord=read_seat(view["landlord"]),
             kitty=cards(view["kitty"]),
             doubled=tuple(flag[v] for v in view["doubled"]),
             redoubled=flag[view["redoubled"]],
-            last=cards(view["last"]["cards"]) if view["last"] else (),
-            last_seat=view["last"]["seat"] if view["last"] else UNDECIDED,
+            last=last,
+            last_seat=last_seat,
             trick=read_trick(view["trick"], cards),
             bombs=view["bombs"],
             rockets=view["rockets"],
             deal=view["deal"],
-            winner=UNDECIDED if view["winner"] is None else view["winner"],
+            winner=read_seat(view["winner"]),
         )
 
 
-class DouDizhuBoard(TrickBoard):
+class DouDizhuBoard(MaskBoard[Combo]):
     """One board of Dou Dizhu from its pre-generated deals (each a 54-card order), or :meth:`from_order`."""
 
     ruleset = RULESET
@@ -134,8 +135,7 @@ class DouDizhuBoard(TrickBoard):
     @classmethod
     def from_order(cls, order: Sequence[int], carry: dict[str, Any] | None = None) -> DouDizhuBoard:
         """A board's card order: its deals one after another (54 cards each). Boards stand alone."""
-        if carry is not None:
-            raise DeckhandError("a Dou Dizhu board starts from its deal alone; it takes no carry")
+        cls._check_no_carry(carry)
         if not order or len(order) % DECK:
             raise DeckhandError(f"a Dou Dizhu board's order is a multiple of {DECK} cards, got {len(order)}")
         return cls([order[i : i + DECK] for i in range(0, len(order), DECK)])
@@ -169,12 +169,6 @@ class DouDizhuBoard(TrickBoard):
     def defenders(self) -> list[int]:
         return [s for s in range(SEATS) if s != self.landlord]
 
-    def hand(self, seat: int) -> list[int]:
-        return cards_of(self.hands[seat])
-
-    def counts(self) -> list[int]:
-        return [h.bit_count() for h in self.hands]
-
     def pending(self) -> list[int]:
         """Seats whose decision the board is waiting for now (both defenders at once when doubling)."""
         if self.phase == DOUBLE:
@@ -184,7 +178,7 @@ class DouDizhuBoard(TrickBoard):
         return []
 
     def seat_view(self, seat: int) -> SeatView:
-        _check_seat(seat)
+        self._check_seat(seat)
         return SeatView(
             seat=seat,
             phase=self.phase,
@@ -206,11 +200,8 @@ class DouDizhuBoard(TrickBoard):
             winner=self.winner,
         )
 
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.seat_view(seat).to_dict()
-
     def legal_actions(self, seat: int) -> list[Action]:
-        _check_seat(seat)
+        self._check_seat(seat)
         if seat not in self.pending():
             return []
         if self.phase == BID:
@@ -223,7 +214,7 @@ class DouDizhuBoard(TrickBoard):
 
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means: bidding passes, doubling and redoubling are "no"; play has no default."""
-        _check_seat(seat)
+        self._check_seat(seat)
         if seat not in self.pending():
             return None
         if self.phase == BID:
@@ -233,8 +224,7 @@ class DouDizhuBoard(TrickBoard):
         return None
 
     def result(self) -> dict[str, Any]:
-        if self.phase != END:
-            raise DeckhandError("the board has not ended")
+        self._check_ended()
         info = self.outcome()
         return {"ruleset": RULESET, **info, "scores": scores(**{k: info[k] for k in _SCORE_KEYS})}
 
@@ -258,29 +248,16 @@ class DouDizhuBoard(TrickBoard):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
-        checked = self._validate(action)
-        kind, seat = action.kind, action.seat
-        if kind == "play":
-            assert checked is not None
-            self._play(seat, *checked)
-        elif kind == "pass":
-            self._pass(seat)
-        elif kind == "bid":
-            self._bid(seat, action.value)
+    def _decide(self, action: Action) -> None:
+        if action.kind == "bid":
+            self._bid(action.seat, action.value)
         elif self.phase == DOUBLE:
-            self._double(seat, action.value)
+            self._double(action.seat, action.value)
         else:
             self._redouble(action.value)
 
-    def _validate(self, action: Action) -> tuple[Play, int, Combo] | None:
-        seat = action.seat
-        self._check_action_seat(seat)
-        kind = action.kind
-        if kind in ("play", "pass"):
-            self._check_in_trick(action)
-            return self._check_play(seat, action.cards) if kind == "play" else None
+    def _check_decision(self, action: Action) -> None:
+        seat, kind = action.seat, action.kind
         if kind == "bid":
             if self.phase != BID:
                 raise Rejected("phase_closed", "bidding is over")
@@ -305,14 +282,9 @@ class DouDizhuBoard(TrickBoard):
                 raise Rejected("phase_closed", f"there is no doubling in the {self.phase} phase")
         else:
             raise Rejected("bad_action", f"unknown action {kind!r} for Dou Dizhu")
-        return None
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> tuple[Play, int, Combo]:
-        play_mask = self._play_mask(seat, cards, self.hands[seat], DECK)
-        play = tuple(sorted(cards))
-        combo = classify(play)
-        if combo is None:
-            raise self._not_a_combination(play)
+        play, play_mask, combo = self._classified_play(seat, cards, DECK, classify)
         if self.last:
             prev = classify(self.last)
             assert prev is not None
@@ -359,9 +331,7 @@ class DouDizhuBoard(TrickBoard):
         self.turn = self.landlord
 
     def _play(self, seat: int, play: Play, play_mask: int, combo: Combo) -> None:
-        hand = self.hands[seat] & ~play_mask
-        self.hands[seat] = hand
-        self._record_play(seat, play)
+        hand = self._take_play(seat, play, play_mask)
         self.played[seat] += 1
         if combo.type == BOMB:
             self.bombs += 1
@@ -386,10 +356,7 @@ class DouDizhuBoard(TrickBoard):
             "ll": self.landlord,
             "x": self.doubled,
             "xx": self.redoubled,
-            "l": list(self.last),
-            "ls": self.last_seat,
-            "n": self.passes,
-            "k": [[s, list(p)] for s, p in self.trick],
+            **self._trick_state(),
             "pc": self.played,
             "bo": self.bombs,
             "ro": self.rockets,
@@ -410,10 +377,7 @@ class DouDizhuBoard(TrickBoard):
         board.landlord = data["ll"]
         board.doubled = list(data["x"])
         board.redoubled = data["xx"]
-        board.last = tuple(data["l"])
-        board.last_seat = data["ls"]
-        board.passes = data["n"]
-        board.trick = [(s, tuple(p)) for s, p in data["k"]]
+        board._load_trick(data)
         board.played = list(data["pc"])
         board.bombs = data["bo"]
         board.rockets = data["ro"]
@@ -432,10 +396,6 @@ _SCORE_KEYS = (
     "doubled",
     "redoubled",
 )
-
-
-def _check_seat(seat: int) -> None:
-    check_seat(seat, SEATS)
 
 
 # Checked by mypy: the Dou Dizhu board offers the whole engine interface.

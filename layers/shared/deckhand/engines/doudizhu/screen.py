@@ -43,9 +43,9 @@ def _bid(b: int) -> str:
 def _status(board: DouDizhuBoard, v: SeatView) -> str:
     seat = v.seat
     if v.phase == END:
-        return "Board over: " + ("you won" if v.winner == seat else f"seat {v.winner} won")
+        return draw.won_line(v.winner, seat)
     if v.phase == DOUBLE:
-        return "Double phase: waiting for " + ", ".join(draw.seat_name(s, seat) for s in board.pending())
+        return "Double phase: waiting for " + draw.seats_text(board.pending(), seat)
     who = draw.seat_name(v.turn, seat)
     verb = {BID: "to bid", REDOUBLE: "to redouble or not"}.get(v.phase, "to play")
     return f"{who.capitalize()} {verb}"

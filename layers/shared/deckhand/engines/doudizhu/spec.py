@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..common.cards import rank_of
+from ..common.game_spec import PLAY_OR_PASS, game_spec
 from ..contract import Action
-from ..spec import ActionRule, BeatenCount, GameSpec, StandingsRule, TieBreak, board_bot, lazily, view_bot
-from . import DEALS_PER_BOARD, HAND_SIZE, RULESET, SEATS
+from ..spec import ActionRule, BeatenCount, StandingsRule, TieBreak
+from . import DEALS_PER_BOARD, HAND_SIZE
 from .board import DouDizhuBoard, SeatView
 from .bot import DouDizhuBot
 
@@ -17,23 +18,20 @@ def _decision(action: Action) -> Hashable:
     return (action.seat, action.kind, tuple(sorted(rank_of(c) for c in action.cards)), action.value)
 
 
-SPEC = GameSpec(
-    ruleset=RULESET,
+SPEC = game_spec(
+    __package__,
+    board=DouDizhuBoard,
+    bot=DouDizhuBot,
+    view=SeatView.from_dict,
+    referee="DouDizhuReferee",
     name="Dou Dizhu",
     alias="doudizhu",
-    seats=SEATS,
     decks=1,
     jokers=True,
     hand_size=HAND_SIZE,
     new_board=DouDizhuBoard.from_order,
-    load_board=DouDizhuBoard.from_json,
-    bot=board_bot(DouDizhuBot),
-    view_bot=view_bot(DouDizhuBot, SeatView.from_dict),
-    referee=lazily(__package__, ".referee", "DouDizhuReferee"),
-    screen=lazily(__package__, ".screen", "screen"),
     actions=(
-        ActionRule("play", cards=True, help="play these cards"),
-        ActionRule("pass", help="pass"),
+        *PLAY_OR_PASS,
         ActionRule(
             "bid",
             values=(0, 1, 2, 3),

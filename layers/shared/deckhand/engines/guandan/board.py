@@ -13,12 +13,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
+from ..common.board import END as END
 from ..common.cards import BLACK_JOKER, check_cards, check_count, format_cards, parse_cards, suit_of
 from ..common.deal import deal_round_robin
-from ..common.state import check_seat
-from ..common.trick import END as END
 from ..common.trick import PLAY as PLAY
-from ..common.trick import TrickBoard, read_trick, trick_json
+from ..common.trick import TrickBoard, last_json, read_last, read_seat, read_trick, seat_json, trick_json
 from ..contract import Action, Board, Rejected, Timing
 from . import DECKS, HAND_SIZE, RULESET, SEATS
 from . import levels as lv
@@ -136,14 +135,14 @@ class SeatView(NamedTuple):
         return {
             "seat": self.seat,
             "phase": self.phase,
-            "turn": None if self.turn < 0 else self.turn,
+            "turn": seat_json(self.turn),
             "pending": list(self.pending),
             "hand": format_cards(self.hand),
             "counts": list(self.counts),
             "levels": [lv.format_level(x) for x in self.levels],
             "level_side": self.level_side,
             "level": lv.format_level(self.levels[self.level_side]),
-            "leader": None if self.leader < 0 else self.leader,
+            "leader": seat_json(self.leader),
             "last": self._last_dict(),
             "trick": trick_json(self.trick),
             "out": list(self.out),
@@ -152,13 +151,13 @@ class SeatView(NamedTuple):
                 "payers": list(self.payers),
                 "resisted": self.resisted,
                 "transfers": [
-                    {"from": g, "to": None if r < 0 else r, "card": format_cards([c])[0]}
+                    {"from": g, "to": seat_json(r), "card": format_cards([c])[0]}
                     for g, r, c in self.transfers
                 ],
                 "returns": [{"from": g, "to": r, "card": format_cards([c])[0]} for g, r, c in self.returns],
                 "return_rule": self.return_rule,
             },
-            "chooser": None if self.chooser < 0 else self.chooser,
+            "chooser": seat_json(self.chooser),
             "lost_turns": list(self.lost_turns),
             "penalties": [{"seat": s, "kind": k} for s, k in self.penalties],
             "boards": self.boards,
@@ -167,10 +166,8 @@ class SeatView(NamedTuple):
         }
 
     def _last_dict(self) -> dict[str, Any] | None:
-        if not self.last:
-            return None
-        out: dict[str, Any] = {"seat": self.last_seat, "cards": format_cards(self.last)}
-        if self.last_reading is not None:
+        out = last_json(self.last, self.last_seat)
+        if out is not None and self.last_reading is not None:
             out["reading"] = reading_to_data(self.last_reading)
         return out
 
@@ -183,25 +180,25 @@ class SeatView(NamedTuple):
 
         def moves(items: list[dict[str, Any]]) -> tuple[tuple[int, int, int], ...]:
             return tuple(
-                (m["from"], NONE if m["to"] is None else m["to"], parse_cards([m["card"]], jokers=True)[0])
-                for m in items
+                (m["from"], read_seat(m["to"]), parse_cards([m["card"]], jokers=True)[0]) for m in items
             )
 
         last = view["last"]
+        last_cards, last_seat = read_last(last, cards)
         trib = view["tribute"]
         return cls(
             seat=view["seat"],
             phase=view["phase"],
-            turn=NONE if view["turn"] is None else view["turn"],
+            turn=read_seat(view["turn"]),
             pending=tuple(view["pending"]),
             hand=cards(view["hand"]),
             counts=tuple(view["counts"]),
             levels=(lv.parse_level(view["levels"][0]), lv.parse_level(view["levels"][1])),
             level_side=view["level_side"],
-            leader=NONE if view["leader"] is None else view["leader"],
-            last=cards(last["cards"]) if last else (),
+            leader=read_seat(view["leader"]),
+            last=last_cards,
             last_reading=reading_from_data(last["reading"]) if last and "reading" in last else None,
-            last_seat=last["seat"] if last else NONE,
+            last_seat=last_seat,
             trick=read_trick(view["trick"], cards),
             out=tuple(view["out"]),
             reports=tuple((r["seat"], r["cards"]) for r in view["reports"]),
@@ -210,7 +207,7 @@ class SeatView(NamedTuple):
             transfers=moves(trib["transfers"]),
             returns=moves(trib["returns"]),
             return_rule=trib["return_rule"],
-            chooser=NONE if view["chooser"] is None else view["chooser"],
+            chooser=read_seat(view["chooser"]),
             lost_turns=tuple(view["lost_turns"]),
             penalties=tuple((p["seat"], p["kind"]) for p in view["penalties"]),
             boards=view["boards"],
@@ -416,7 +413,7 @@ class GuandanBoard(TrickBoard):
         )
 
     def seat_view(self, seat: int) -> SeatView:
-        _check_seat(seat)
+        self._check_seat(seat)
         # Paid cards are shown once both payers have paid; until then a payer sees only its own.
         transfers = list(self.transfers)
         if self.phase == TRIBUTE and seat in self.paid:
@@ -455,12 +452,9 @@ class GuandanBoard(TrickBoard):
             no_new_board=self.no_new_board(),
         )
 
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.seat_view(seat).to_dict()
-
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action the seat may take now; each legal play once, its reading in ``data``."""
-        _check_seat(seat)
+        self._check_seat(seat)
         if seat not in self.pending():
             return []
         if self.phase == TRIBUTE:
@@ -485,7 +479,7 @@ class GuandanBoard(TrickBoard):
     def default_action(self, seat: int) -> Action | None:
         """What a timeout means (RULES.md §4 "Timing"): in play a pass (the turn is lost, even a lead), a
         tribute of the highest card, a return of the lowest allowed card, the chooser leading itself."""
-        _check_seat(seat)
+        self._check_seat(seat)
         if seat not in self.pending():
             return None
         if self.phase == TRIBUTE:
@@ -536,8 +530,7 @@ class GuandanBoard(TrickBoard):
         self._check_action_seat(seat)
         kind = action.kind
         if kind in REFEREE_KINDS or kind in PLATFORM_KINDS:
-            if self.phase == END:
-                raise Rejected("phase_closed", "the board has ended")
+            self._check_open()
             return None
         if kind in ("play", "pass"):
             # A pass on the clock loses even a lead (RULES.md §4 "Timing").
@@ -790,8 +783,7 @@ class GuandanBoard(TrickBoard):
         return list(self.out) + rest
 
     def result(self) -> dict[str, Any]:
-        if self.phase != END:
-            raise DeckhandError("the board has not ended")
+        self._check_ended()
         order = self.final_order()
         game: dict[str, Any] | None = None
         ended = self.ended_by
@@ -950,10 +942,6 @@ class GuandanBoard(TrickBoard):
         board.offender = data["of"]
         board.phase = data["p"]
         return board
-
-
-def _check_seat(seat: int) -> None:
-    check_seat(seat, SEATS)
 
 
 # Checked by mypy: the Guandan board offers the whole engine interface.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from ..common.bot_style import style_of
 from ..common.cards import BLACK_JOKER
 from ..contract import Action
 from .board import LEAD, PLAY, RETURN, TRIBUTE, SeatView, reading_to_data
@@ -34,10 +35,8 @@ STYLES = {
 
 class GuandanBot:
     def __init__(self, style: str = "steady") -> None:
-        if style not in STYLES:
-            raise ValueError(f"unknown bot style {style!r}; choose from {', '.join(STYLES)}")
         self.style_name = style
-        self.style = STYLES[style]
+        self.style = style_of(STYLES, style)
 
     def decide(self, view: SeatView) -> Action | None:
         """The action for ``view.seat`` now, or None when the board is not waiting for it."""

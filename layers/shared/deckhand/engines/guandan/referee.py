@@ -7,22 +7,14 @@ Every op takes the request dict and returns the answer dict; bad input raises
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ...errors import CardError, DeckhandError
 from ..common.cards import format_card, parse_cards
+from ..common.requests import Op, cards_in, field
 from . import levels as lv
 from . import tribute as tb
 from .combos import RANK_TOKENS, beats, reading_from_json, reading_to_json, readings
-
-Op = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-def _field(request: dict[str, Any], name: str) -> Any:
-    if name not in request:
-        raise DeckhandError(f"missing field {name!r}")
-    return request[name]
 
 
 def parse_level_rank(token: object, name: str = "level") -> int:
@@ -36,15 +28,12 @@ def parse_level_rank(token: object, name: str = "level") -> int:
 
 
 def _cards(request: dict[str, Any], name: str) -> list[int]:
-    try:
-        return parse_cards(_field(request, name), decks=2, jokers=True)
-    except CardError as exc:
-        raise DeckhandError(f"{name!r}: {exc}") from None
+    return cards_in(field(request, name), name, decks=2, jokers=True)
 
 
 def classify(request: dict[str, Any]) -> dict[str, Any]:
     """``{"op":"classify","level":"7","cards":[…]}`` → every reading of the cards (RULES.md §4, §4.2)."""
-    level = parse_level_rank(_field(request, "level"))
+    level = parse_level_rank(field(request, "level"))
     cards = _cards(request, "cards")
     return {"readings": [reading_to_json(r) for r in readings(cards, level)]}
 
@@ -52,8 +41,8 @@ def classify(request: dict[str, Any]) -> dict[str, Any]:
 def beats_op(request: dict[str, Any]) -> dict[str, Any]:
     """``{"op":"beats","level":"7","prev":{reading},"play":[…]}`` → whether some reading of the play
     beats ``prev`` (§4 bomb order; a bomb ``prev`` carries its ``size``)."""
-    level = parse_level_rank(_field(request, "level"))
-    prev = reading_from_json(_field(request, "prev"), level, "prev")
+    level = parse_level_rank(field(request, "level"))
+    prev = reading_from_json(field(request, "prev"), level, "prev")
     play = _cards(request, "play")
     return {"beats": any(beats(r, prev) for r in readings(play, level))}
 
@@ -61,15 +50,15 @@ def beats_op(request: dict[str, Any]) -> dict[str, Any]:
 # --- board ops (issue 16; RULES.md §4, §4.1, §4.2): levels, tribute and return, level points -------
 
 
-def _int_field(request: dict[str, Any], name: str, low: int, high: int) -> int:
-    value = _field(request, name)
+def _intfield(request: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = field(request, name)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise DeckhandError(f"{name!r} must be an integer {low}…{high}, got {value!r}")
     return value
 
 
-def _levels_field(request: dict[str, Any]) -> list[int]:
-    value = _field(request, "levels")
+def _levelsfield(request: dict[str, Any]) -> list[int]:
+    value = field(request, "levels")
     if not isinstance(value, list) or len(value) != 2:
         raise DeckhandError("'levels' must be two levels, e.g. ['A', '5']")
     return [lv.parse_level(x) for x in value]
@@ -77,16 +66,16 @@ def _levels_field(request: dict[str, Any]) -> list[int]:
 
 def _played_level(request: dict[str, Any]) -> int:
     """The level card's rank index from ``level`` (a level 2…A being played)."""
-    return lv.level_rank(lv.parse_level(_field(request, "level")))
+    return lv.level_rank(lv.parse_level(field(request, "level")))
 
 
 def upgrade_op(request: dict[str, Any]) -> dict[str, Any]:
     """``{"op":"upgrade","level_side":0,"levels":["A","5"],"order":[0,2,1,3],"a_attempts":[0,0]}`` →
     ``{"levels":["A+","5"],"winner_side":0,"game_over":true}`` (§4 "Upgrade", §4.2 "The A rule");
     with ``"a_drop": true`` (the drop option) the answer also has the new ``a_attempts``."""
-    levels = _levels_field(request)
-    side = _int_field(request, "level_side", 0, 1)
-    order = _field(request, "order")
+    levels = _levelsfield(request)
+    side = _intfield(request, "level_side", 0, 1)
+    order = field(request, "order")
     if not isinstance(order, list):
         raise DeckhandError("'order' must be the finishing order, a list of seats")
     attempts = request.get("a_attempts", [0, 0])
@@ -116,8 +105,8 @@ def tribute_op(request: dict[str, Any]) -> dict[str, Any]:
     ``{"resisted":false,"tributes":[{"from":1,"to":0,"card":"RJ"},…],"leader":1}`` (§4 "Tribute", §4.2):
     each payer's highest card (never the heart level card; of several suits the first in card order)."""
     level = _played_level(request)
-    order = _field(request, "order")
-    hands = _field(request, "hands")
+    order = field(request, "order")
+    hands = field(request, "hands")
     if not isinstance(hands, list) or len(hands) != 4:
         raise DeckhandError("'hands' must be four hands (seats 0…3)")
     parsed: list[list[int]] = []
@@ -126,10 +115,7 @@ def tribute_op(request: dict[str, Any]) -> dict[str, Any]:
             parsed.append(parse_cards(hand, decks=2, jokers=True))
         except CardError as exc:
             raise DeckhandError(f"'hands'[{seat}]: {exc}") from None
-    try:
-        parse_cards([c for h in hands for c in h], decks=2, jokers=True)
-    except CardError as exc:
-        raise DeckhandError(f"'hands': {exc}") from None
+    cards_in([c for h in hands for c in h], "hands", decks=2, jokers=True)
     if not isinstance(order, list):
         raise DeckhandError("'order' must be the finishing order, a list of seats")
     plan, transfers, leader = tb.auto_tribute(order, parsed, level)
@@ -145,9 +131,9 @@ def return_ok_op(request: dict[str, Any]) -> dict[str, Any]:
     (§4.2 "Return"). ``partner`` defaults to whether the seats are partners; with ``"hand"`` (the
     returner's) the no-small-card case (its lowest card) is checked too; ``"rule":"2022"`` the option."""
     level = _played_level(request)
-    giver = _int_field(request, "from", 0, 3)
-    receiver = _int_field(request, "to", 0, 3)
-    card = _cards(request | {"card": [_field(request, "card")]}, "card")[0]
+    giver = _intfield(request, "from", 0, 3)
+    receiver = _intfield(request, "to", 0, 3)
+    card = _cards(request | {"card": [field(request, "card")]}, "card")[0]
     partner = request.get("partner", lv.partner_of(giver) == receiver)
     if not isinstance(partner, bool):
         raise DeckhandError("'partner' must be true or false")
@@ -168,10 +154,10 @@ def level_points_op(request: dict[str, Any]) -> dict[str, Any]:
     """``{"op":"level_points","levels":["A+","7"]}`` → ``{"match_points":[2,0],"level_points":[21,5]}``
     (§4.1: winner 13+d, loser 13−d; a draw 1:1 and 13:13). Optional ``"table"`` (14 [winner, loser]
     rows) and ``"forfeit_by"`` (the side that forfeited: 2:0 and 18:0, or the real margin if larger)."""
-    levels = _levels_field(request)
+    levels = _levelsfield(request)
     table = lv.LevelTable.from_data(request["table"]) if "table" in request else lv.LevelTable()
     if "forfeit_by" in request:
-        loser = _int_field(request, "forfeit_by", 0, 1)
+        loser = _intfield(request, "forfeit_by", 0, 1)
         pts = lv.forfeit_points(levels, 1 - loser, table)
     else:
         pts = lv.level_points(levels, table)

@@ -67,7 +67,7 @@ def _status(board: GuandanBoard, v: SeatView) -> str:
     seat = v.seat
     if v.phase == END:
         return "Board over"
-    waiting = ", ".join(draw.seat_name(s, seat) for s in v.pending)
+    waiting = draw.seats_text(v.pending, seat)
     if v.phase == TRIBUTE:
         return "Tribute: waiting for " + waiting
     if v.phase == RETURN:
@@ -127,23 +127,21 @@ def _tribute(v: SeatView) -> list[str | None]:
         for _, _, card in hidden:
             lines.append(f"You paid {draw.card_text(card)} (shown when all have paid)")
     elif v.transfers:
-        lines.append(
-            "Tribute: "
-            + ", ".join(
-                f"{draw.seat_name(g, seat)}\u2192{draw.seat_name(r, seat)} {draw.card_text(c)}"
-                for g, r, c in v.transfers
-            )
-        )
+        lines.append("Tribute: " + _moves(v.transfers, seat))
     if v.returns:
         lines.append(
             "Returned: "
-            + ", ".join(
-                f"{draw.seat_name(g, seat)}\u2192{draw.seat_name(r, seat)} {draw.card_text(c)}"
-                for g, r, c in v.returns
-            )
+            + _moves(v.returns, seat)
             + (" (the rest when all have returned)" if v.phase == RETURN else "")
         )
     return lines
+
+
+def _moves(moves: Sequence[tuple[int, int, int]], seat: int) -> str:
+    """Cards handed over, tribute or return alike: giver→receiver card, …"""
+    return ", ".join(
+        f"{draw.seat_name(g, seat)}\u2192{draw.seat_name(r, seat)} {draw.card_text(c)}" for g, r, c in moves
+    )
 
 
 def _penalties(v: SeatView) -> str | None:
@@ -173,7 +171,7 @@ def _end(board: GuandanBoard, v: SeatView) -> list[str | None]:
     after = [lv.parse_level(x) for x in carry["levels"]]
     lines: list[str | None] = [
         ("Your side won" if ours else "They won") + (f" (after {how})" if how else ""),
-        "Order: " + ", ".join(draw.seat_name(s, seat) for s in result["order"]),
+        "Order: " + draw.seats_text(result["order"], seat),
     ]
     if result["steps"]:
         side = "you" if ours else "them"

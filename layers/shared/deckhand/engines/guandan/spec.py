@@ -6,9 +6,10 @@ import json
 from collections.abc import Hashable
 from typing import Any
 
+from ..common.game_spec import game_spec
 from ..contract import Action
-from ..spec import ActionRule, Competition, GameSpec, board_bot, lazily, view_bot
-from . import HAND_SIZE, RULESET, SEATS
+from ..spec import ActionRule, Competition, lazily
+from . import HAND_SIZE
 from .board import SIDES, GuandanBoard, SeatView
 from .bot import GuandanBot
 from .levels import EndMode, Options
@@ -32,20 +33,18 @@ def _decision(action: Action) -> Hashable:
     return (action.seat, action.kind, tuple(sorted(action.cards)), action.value, data)
 
 
-SPEC = GameSpec(
-    ruleset=RULESET,
+SPEC = game_spec(
+    __package__,
+    board=GuandanBoard,
+    bot=GuandanBot,
+    view=SeatView.from_dict,
+    referee="GuandanReferee",
     name="Guandan",
     alias="guandan",
-    seats=SEATS,
     decks=2,
     jokers=True,
     hand_size=HAND_SIZE,
     new_board=GuandanBoard.from_deal,
-    load_board=GuandanBoard.from_json,
-    bot=board_bot(GuandanBot),
-    view_bot=view_bot(GuandanBot, SeatView.from_dict),
-    referee=lazily(__package__, ".referee", "GuandanReferee"),
-    screen=lazily(__package__, ".screen", "screen"),
     offer=lazily(__package__, ".screen", "offer"),
     actions=(
         ActionRule("play", cards=True, data=True, help="play these cards (with the reading, when several)"),

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from ...errors import DeckhandError
+from ..common.board import END as END
+from ..common.board import GameBoard
 from ..common.cards import check_cards, format_cards, parse_cards
-from ..common.state import StoredBoard
 from ..contract import Action, Rejected, Timing
 from . import COMMON, HAND_SIZE, KITTY, SEATS, YAOJI
 from . import declare as dc
@@ -35,7 +36,7 @@ from .combos import (
 from .legal import follows, iter_follows, leads
 from .options import Options, Preset, ThrowPenalty, format_level, parse_level
 
-DECLARE, BURY, PLAY, END = "declare", "bury", "play", "end"
+DECLARE, BURY, PLAY = "declare", "bury", "play"
 DEAL_TOTAL = SEATS * HAND_SIZE
 SIDES = ((0, 2), (1, 3))
 NONE = -1
@@ -211,7 +212,7 @@ def _level_cap(level: int) -> int:
     return min(level, lv.PAST_A)
 
 
-class ShengjiBoard(StoredBoard):
+class ShengjiBoard(GameBoard):
     """One board of a Shengji game; build it with :meth:`from_deal` (a 108-card order and a carry)."""
 
     ruleset = YAOJI
@@ -293,14 +294,6 @@ class ShengjiBoard(StoredBoard):
         return self.order[DEAL_TOTAL:]
 
     # -- the contract ---------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == END
-
-    @property
-    def deal_index(self) -> int:
-        return 0
 
     @property
     def context(self) -> Trump:
@@ -430,10 +423,8 @@ class ShengjiBoard(StoredBoard):
 
     def _validate(self, action: Action) -> None:
         seat, kind = action.seat, action.kind
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-            raise Rejected("bad_seat", f"seat must be 0..{SEATS - 1}, got {seat!r}")
-        if self.phase == END:
-            raise Rejected("phase_closed", "the board has ended")
+        self._check_action_seat(seat)
+        self._check_open()
         if kind in PLATFORM_KINDS or kind in REFEREE_KINDS:
             return
         if kind == "foul":
@@ -564,8 +555,7 @@ class ShengjiBoard(StoredBoard):
         return max(0, self.side_points[defenders] + self.kitty_bonus + self.penalty_points())
 
     def result(self) -> dict[str, Any]:
-        if self.phase != END:
-            raise DeckhandError("the board has not ended")
+        self._check_ended()
         if self.ended_by:
             return self._forfeit_result()
         opts = self.options
@@ -665,8 +655,7 @@ class ShengjiBoard(StoredBoard):
     # -- views ----------------------------------------------------------------------------------
 
     def seat_view(self, seat: int) -> SeatView:
-        if not 0 <= seat < SEATS:
-            raise DeckhandError(f"seat must be 0..{SEATS - 1}, got {seat}")
+        self._check_seat(seat)
         return SeatView(
             seat=seat,
             phase=self.phase,
@@ -691,9 +680,6 @@ class ShengjiBoard(StoredBoard):
             boards=self.boards,
             played=tuple(sorted(self.played)),
         )
-
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.seat_view(seat).to_dict()
 
     # -- serialization --------------------------------------------------------------------------
 

@@ -6,12 +6,12 @@ Every request carries ``"preset": "yaoji2010" | "common"``; bad input raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import CardError, DeckhandError
-from ..common.cards import check_cards, format_card, format_cards, parse_cards
-from ..common.requests import field
+from ..common.cards import check_cards, format_card, format_cards
+from ..common.requests import Op, cards_in, field
 from . import declare as dc
 from . import levels as lv
 from .cards import Trump, parse_suit, trump
@@ -29,14 +29,9 @@ from .combos import (
 )
 from .options import NoDeclaration, Options, ThrowPenalty, parse_level, preset_of
 
-Op = Callable[[dict[str, Any]], dict[str, Any]]
-
 
 def _cards(value: object, name: str) -> list[int]:
-    try:
-        return parse_cards(value, decks=2, jokers=True)
-    except CardError as exc:
-        raise DeckhandError(f"{name!r}: {exc}") from None
+    return cards_in(value, name, decks=2, jokers=True)
 
 
 def _all_cards(cards: list[int], name: str) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import ActionRule, Competition, GameSpec, board_bot, lazily, view_bot
-from . import COMMON, HAND_SIZE, KITTY, SEATS, YAOJI
+from ..common.game_spec import game_spec
+from ..spec import ActionRule, Competition, GameSpec
+from . import COMMON, HAND_SIZE, KITTY, YAOJI
 from .board import SIDES, CommonBoard, SeatView, ShengjiBoard
 from .bot import ShengjiBot
 from .options import Options, Preset
@@ -28,22 +29,20 @@ ACTIONS = (
 
 
 def _spec(board: type[ShengjiBoard], preset: Preset, name: str, alias: str) -> GameSpec:
-    return GameSpec(
-        ruleset=board.ruleset,
+    return game_spec(
+        __package__,
+        board=board,
+        bot=ShengjiBot,
+        view=SeatView.from_dict,
+        referee="ShengjiReferee",
         name=name,
         alias=alias,
-        seats=SEATS,
         decks=2,
         jokers=True,
         hand_size=HAND_SIZE,
         kitty=KITTY,
         new_board=board.from_deal,
         new_board_in_steps=board.in_steps,
-        load_board=board.from_json,
-        bot=board_bot(ShengjiBot),
-        view_bot=view_bot(ShengjiBot, SeatView.from_dict),
-        referee=lazily(__package__, ".referee", "ShengjiReferee"),
-        screen=lazily(__package__, ".screen", "screen"),
         actions=ACTIONS,
         competition=Competition.MATCH,
         sides=tuple(tuple(side) for side in SIDES),
