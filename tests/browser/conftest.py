@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path("test-results") / "player-page"
+SHOTS = Path("out") / "screenshots" / "player-page"  # pytest-playwright empties test-results/ at each start
 
 
 @pytest.fixture(scope="session")
@@ -66,7 +66,7 @@ FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture
 def shots(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
-    """Pages to photograph if the test fails (kept in test-results/player-page/)."""
+    """Pages to photograph if the test fails (kept in out/screenshots/player-page/)."""
     pages: list[Any] = []
     yield pages
     if request.node.stash.get(FAILED, False):

@@ -9,10 +9,14 @@ import time
 from typing import Any
 
 import pytest
+from conftest import CHROMIUM
 
 pytest.importorskip("playwright")
 
-pytestmark = pytest.mark.xdist_group("player-page")
+pytestmark = [
+    pytest.mark.xdist_group("player-page"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -248,3 +252,110 @@ def test_suits_are_text_glyphs_and_every_button_has_a_name(player_venue, new_con
         box = button.bounding_box()
         if box is not None:
             assert box["width"] >= 44 and box["height"] >= 44, button.evaluate("b => b.outerHTML")
+
+
+# A Guandan hand (27 cards, two decks: tokens repeat) and a Shengji dealer's 33 with the kitty, drawn by
+# the page's own modules with a five-option ask: no sideways scrolling on the narrowest phone.
+GUANDAN = [
+    "D2",
+    "C2",
+    "H3",
+    "S3",
+    "D4",
+    "C5",
+    "H5",
+    "S6",
+    "D7",
+    "C7",
+    "H8",
+    "S8",
+    "D9",
+    "C9",
+    "HT",
+    "ST",
+    "DJ",
+    "CQ",
+    "HQ",
+    "SK",
+    "DA",
+    "CA",
+    "HA",
+    "H5",
+    "H5",
+    "BJ",
+    "RJ",
+]
+SHENGJI = [s + r for s in "SHCD" for r in "AKQJT98"] + ["BJ", "RJ", "S3", "S3", "H4"]
+
+
+@pytest.mark.parametrize(
+    "cards", [GUANDAN, SHENGJI[:25], SHENGJI], ids=["guandan-27", "shengji-25", "shengji-33"]
+)
+@pytest.mark.parametrize("width", [360, 390])
+def test_a_big_hand_wraps_into_rows_on_a_phone(player_venue, new_context, shots, cards, width):
+    venue = player_venue
+    context = new_context(viewport={"width": width, "height": 800}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    shots.append(page)
+    page.goto(f"{venue.api_url}/play/?lang=zh-CN")  # no seat: nothing connects, the modules draw
+    view = {
+        "t": "view",
+        "g": "guandan-2023",
+        "b": "1",
+        "r": 1,
+        "v": 3,
+        "s": 0,
+        "st": "playing",
+        "dl": 9000,
+        "h": cards,
+        "l": ["Levels: you 5, them 3 — playing 5, wild 5♥ (you hold 2)", "Cards: 0:27 1:27 2:27 3:27"],
+        "ask": {
+            "p": "Which reading?",
+            "o": [{"l": f"straight flush {i}", "a": {"k": "play", "c": True}} for i in range(5)],
+        },
+    }
+    drawn = page.evaluate(
+        """async (view) => {
+            const { SeatState } = await import('./protocol.js')
+            const { draw } = await import('./render.js')
+            const { translator } = await import('./i18n.js')
+            const state = new SeatState()
+            state.receive(view)
+            const link = { online: true, lag: 40, retryIn: null, refused: false }
+            draw(document.getElementById('app'), state, link, translator('zh-CN'), { contrast: false, armed: null })
+            const clock = document.querySelector('[data-clock]').dataset.clock
+            return [[...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card), clock]
+        }""",
+        view,
+    )
+    assert drawn == [cards, "9"]  # in the order the server drew them, copies included; 9 s left
+    no_sideways_scroll(page)
+    for card in page.locator("[data-card]").all():
+        box = card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert box["width"] >= 44 and box["height"] >= 44
+    assert page.locator("[data-option]").count() == 5
+    assert page.locator('[data-card="HT"]').first.get_attribute("aria-label") == "红桃 10"
+    if "RJ" in cards:
+        assert page.locator('[data-card="RJ"]').get_attribute("aria-label") == "大王"
+
+
+def test_a_join_link_names_its_seat(player_venue, new_context, shots):
+    page = new_context().new_page()
+    shots.append(page)
+    page.goto(f"{player_venue.api_url}/play/?lang=en")
+    seats = page.evaluate(
+        """async () => {
+            const { credentialsOf } = await import('./connection.js')
+            return [credentialsOf('#t=L7xk.s3cr3t-_A'), credentialsOf('#thing=hs-T1-0&key=pw'),
+                    credentialsOf('#t=no-secret'), credentialsOf('#thing=a/b&key=pw'), credentialsOf('')]
+        }"""
+    )
+    assert seats == [
+        {"thing": "web-L7xk", "username": "web-L7xk", "password": "L7xk.s3cr3t-_A"},
+        {"thing": "hs-T1-0", "username": "hs-T1-0", "password": "pw"},
+        None,
+        None,
+        None,
+    ]
+    assert page.locator("#board-title").inner_text() == "This link names no seat: open your join link again"
