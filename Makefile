@@ -22,7 +22,8 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	@echo "Installing Deckhand's Python dependencies into $(VENV) with pip: the AWS SDK (boto3), PynamoDB,"
-	@echo "Powertools, pydantic, networkx; the test and lint tools (pytest, hypothesis, ruff, mypy, cfn-lint);"
+	@echo "Powertools, pydantic, networkx; the test and lint tools (pytest, hypothesis, ruff, mypy, cfn-lint,"
+	@echo "Playwright for the player page's tests, which drive Debian's Chromium and download no browser);"
 	@echo "the local venue's (paho-mqtt, amqtt, moto's server, cryptography). Pinned versions, downloaded and"
 	@echo "unpacked once: about two minutes on a fresh machine, quiet while it runs."
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 
 pytest.importorskip("playwright")
 
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's (Playwright downloads no browser here)
 pytestmark = [
     pytest.mark.xdist_group("player-page"),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),

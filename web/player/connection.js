@@ -136,6 +136,7 @@ export class Link {
   }
 
   resendDue () {
+    this.report() // the seconds to the next try count down while offline
     if (!this.online) return
     const now = Date.now()
     let any = false

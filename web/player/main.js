@@ -6,7 +6,7 @@ import { messageIds, Pending, SeatState } from './protocol.js'
 import { draw, drawClock } from './render.js'
 
 const root = document.getElementById('app')
-const storage = window.localStorage
+const storage = pageStorage()
 let lang = chooseLanguage(location.search, storage)
 let t = translator(lang)
 const state = new SeatState()
@@ -18,6 +18,18 @@ const settings = {
 }
 let link = { online: false, lag: null, retryIn: null, refused: false }
 let connection = null
+
+/** The browser's storage, or one for this page only where the browser refuses it (private modes). */
+function pageStorage () {
+  try {
+    const kept = window.localStorage
+    kept.getItem('deckhand.lang')
+    return kept
+  } catch {
+    const kept = new Map()
+    return { getItem: (key) => kept.get(key) ?? null, setItem: (key, value) => kept.set(key, String(value)) }
+  }
+}
 
 function redraw () {
   document.documentElement.lang = lang
