@@ -19,6 +19,7 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),
 ]
 PHONE = {"width": 390, "height": 844}
+QUEUE = "thing => localStorage.getItem('deckhand.pending.' + thing)"  # the page's unanswered actions
 
 
 def page_url(venue: Any, thing: str, lang: str | None = "en") -> str:
@@ -168,6 +169,7 @@ def test_four_pages_play_a_whole_big_two_board_by_tapping(player_venue, new_cont
     # Big Two's display order: 3 … A 2, and ♦ ♣ ♥ ♠ within a rank (the server's, drawn as it comes).
     assert all(page.locator("[data-card]").first.get_attribute("aria-label") for page in pages)
     reloaded = False
+    called = False
     resent: Link | None = None
     actions = 0
     deadline = time.monotonic() + 240
@@ -184,6 +186,13 @@ def test_four_pages_play_a_whole_big_two_board_by_tapping(player_venue, new_cont
                 actions += 1
                 moved = True
                 no_sideways_scroll(page)
+        if actions >= 3 and not called:
+            pages[0].locator("#call").tap()  # any moment of the board; it holds up no decision
+            wait(lambda: pages[0].locator("#call").inner_text() == "Referee called", what="the call")
+            wait(
+                lambda: pages[0].evaluate(QUEUE, things[0]) == "[]", what="the call answered"
+            )  # nothing left to resend
+            called = True
         if actions >= 12 and not reloaded:
             # A reload mid-board: the page says hello again and gets the same view back.
             venue.idle()
@@ -194,7 +203,7 @@ def test_four_pages_play_a_whole_big_two_board_by_tapping(player_venue, new_cont
             reloaded = True
         if not moved:
             time.sleep(0.1)
-    assert reloaded and resent is not None and resent.lost is not None
+    assert called and reloaded and resent is not None and resent.lost is not None
     assert resent.acts.count(resent.lost) >= 2 and resent.connections >= 2
     for page in pages:
         no_sideways_scroll(page)
@@ -360,3 +369,39 @@ def test_a_join_link_names_its_seat(player_venue, new_context, shots):
         None,
     ]
     assert page.locator("#board-title").inner_text() == "This link names no seat: open your join link again"
+
+
+def test_a_thing_no_table_has_is_told_so(player_venue, new_context, shots):
+    page = open_phone(new_context, shots, page_url(player_venue, "hs-nowhere"))
+    wait(lambda: "Unknown device" in page.locator("#note").inner_text(), what="the refusal")
+    assert "Ask the referee to register it" in page.locator("#note").inner_text()
+    assert root(page, "online") == "true" and page.locator("[data-card]").count() == 0
+
+
+def test_refusals_are_said_by_their_code_or_the_servers_words(player_venue, new_context, shots):
+    page = new_context().new_page()
+    shots.append(page)
+    page.goto(f"{player_venue.api_url}/play/?lang=zh-CN")
+    notes = page.evaluate(
+        """async () => {
+            const { SeatState } = await import('./protocol.js')
+            const { draw } = await import('./render.js')
+            const { translator } = await import('./i18n.js')
+            const link = { online: true, lag: null, retryIn: null, refused: false }
+            const notes = []
+            for (const [lang, code] of [['zh-CN', 'not_your_turn'], ['en', 'not_your_turn'], ['en', 'new_code']]) {
+                const state = new SeatState()
+                state.receive({ t: 'view', b: '1', r: 1, v: 1, s: 0, st: 'playing', dl: 0, h: ['S3'], l: [] })
+                state.receive({ t: 'reject', msg: 'm1', code, why: 'the server says why' })
+                draw(document.getElementById('app'), state, link, translator(lang), { contrast: false, armed: null })
+                const note = document.getElementById('note')
+                notes.push([note.dataset.reject, note.textContent])
+            }
+            return notes
+        }"""
+    )
+    assert notes == [
+        ["not_your_turn", "未被接受：还没轮到你"],
+        ["not_your_turn", "Refused: It is not your turn"],
+        ["new_code", "Refused: the server says why"],
+    ]

@@ -98,13 +98,21 @@ for (const name of ['confirm', 'contrast']) {
 setInterval(() => drawClock(root.querySelector('#clock'), state, t), 250)
 
 // An answer that came without the view it made (a view lost on the way): after a few seconds the
-// page says hello, and the server sends the seat's current view again.
+// page says hello, and the server sends the seat's current view again. A thing no table has says
+// hello every 30 s until it is registered, as a handset does.
 let staleSince = null
+let unknownSince = null
 setInterval(() => {
+  const now = performance.now()
   const stale = state.view !== null && state.awaiting === null && !state.ready()
-  staleSince = stale ? (staleSince ?? performance.now()) : null
-  if (stale && performance.now() - staleSince > 4000 && connection) {
-    staleSince = performance.now()
+  staleSince = stale ? (staleSince ?? now) : null
+  unknownSince = state.unknown !== null ? (unknownSince ?? now) : null
+  if (!connection) return
+  if (stale && now - staleSince > 4000) {
+    staleSince = now
+    connection.hello()
+  } else if (unknownSince !== null && now - unknownSince > 30000) {
+    unknownSince = now
     connection.hello()
   }
 }, 1000)
