@@ -33,6 +33,7 @@ class Link:
 
     def __init__(self) -> None:
         self.acts: list[str] = []  # the message id of every act frame the page sent
+        self.hellos: list[str] = []  # the language each hello named
         self.connections = 0
         self.lose_next = False
         self.lost: str | None = None
@@ -43,6 +44,9 @@ class Link:
 
         def up(frame: str | bytes) -> None:
             data = frame.encode() if isinstance(frame, str) else frame
+            hello = re.search(rb'"t":"hello","msg":"[^"]+","lang":"([^"]+)"', data)
+            if hello is not None:
+                self.hellos.append(hello.group(1).decode())
             found = re.search(rb'"t":"act","msg":"([^"]+)"', data)
             if found is not None:
                 self.acts.append(found.group(1).decode())
@@ -203,6 +207,7 @@ def test_four_pages_play_a_whole_big_two_board_by_tapping(player_venue, new_cont
             reloaded = True
         if not moved:
             time.sleep(0.1)
+    assert all(link.hellos and set(link.hellos) == {"en"} for link in links)  # a hello on every connect
     assert called and reloaded and resent is not None and resent.lost is not None
     assert resent.acts.count(resent.lost) >= 2 and resent.connections >= 2
     for page in pages:
@@ -218,7 +223,8 @@ def test_four_pages_play_a_whole_big_two_board_by_tapping(player_venue, new_cont
 def test_chinese_by_default_english_on_the_switch_remembered(player_venue, new_context, shots):
     venue = player_venue
     thing = venue.tables[0]["seats"][0]
-    page = open_phone(new_context, shots, page_url(venue, thing, lang=None))
+    link = Link()
+    page = open_phone(new_context, shots, page_url(venue, thing, lang=None), link)
     wait(lambda: root(page, "online") == "true", what="the page online")
     assert page.locator("html").get_attribute("lang") == "zh-CN"
     assert page.locator("#lang").inner_text() == "English"
@@ -227,8 +233,13 @@ def test_chinese_by_default_english_on_the_switch_remembered(player_venue, new_c
     assert "在线" in page.locator("#conn").inner_text()
     names = "m => [m.translator('zh-CN').cardName('HT'), m.translator('en').cardName('HT'), m.translator('en').cardName('RJ')]"
     assert page.evaluate(f"import('./i18n.js').then({names})") == ["红桃 10", "10 of hearts", "red joker"]
+    assert link.hellos == ["zh-CN"]
     page.locator("#lang").tap()
     assert page.locator(".settings summary").inner_text() == "Settings"
+    wait(
+        lambda: page.locator("#conn").inner_text() != "" and link.hellos == ["zh-CN", "en"],
+        what="a hello in English",
+    )
     assert page.locator("#lang").inner_text() == "中文"
     page.reload()  # the switch is remembered
     wait(lambda: root(page, "online") == "true", what="the page online again")
