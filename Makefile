@@ -11,6 +11,9 @@ MPNODE := tools/mp/node_modules/.installed
 DYNAMODB := tools/dynamodb/node_modules/.installed
 # The local venue's MQTT broker: Aedes from the npm registry, run by tools/broker/broker.mjs on Node.
 BROKER := tools/broker/node_modules/.installed
+# The player's browser page (web/player/): mqtt.js from the npm registry, its browser build copied into
+# web/player/vendor/ (the page loads nothing from elsewhere).
+WEB := web/player/vendor/.installed
 
 .PHONY: test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
@@ -19,7 +22,8 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	@echo "Installing Deckhand's Python dependencies into $(VENV) with pip: the AWS SDK (boto3), PynamoDB,"
-	@echo "Powertools, pydantic, networkx; the test and lint tools (pytest, hypothesis, ruff, mypy, cfn-lint);"
+	@echo "Powertools, pydantic, networkx; the test and lint tools (pytest, hypothesis, ruff, mypy, cfn-lint,"
+	@echo "Playwright for the player page's tests, which drive Debian's Chromium and download no browser);"
 	@echo "the local venue's (paho-mqtt, amqtt, moto's server, cryptography). Pinned versions, downloaded and"
 	@echo "unpacked once: about two minutes on a fresh machine, quiet while it runs."
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
@@ -50,6 +54,14 @@ $(BROKER): tools/broker/package.json
 	cd tools/broker && npm install --silent --no-audit --no-fund --no-package-lock
 	touch $(BROKER)
 
+$(WEB): tools/web/package.json
+	@command -v node >/dev/null || { echo "Node.js is needed for the player's page's files (Debian/Ubuntu: apt-get install nodejs npm)"; exit 1; }
+	cd tools/web && npm install --silent --no-audit --no-fund --no-package-lock
+	mkdir -p web/player/vendor
+	cp tools/web/node_modules/mqtt/dist/mqtt.esm.js web/player/vendor/mqtt.esm.js
+	cp tools/web/node_modules/mqtt/LICENSE.md web/player/vendor/mqtt.LICENSE.md
+	touch $(WEB)
+
 # The checks run side by side (pytest waits on venues and brokers much of its time); each one's output is
 # printed whole when it ends. pytest itself runs on every core (PYTEST_JOBS: a number, or auto).
 PYTEST_JOBS ?= auto
@@ -61,7 +73,7 @@ checks: lint typecheck imports cfn-lint pytest
 # The same tests with larger samples (DECKHAND_TEST_DEPTH times the examples of the property and contract
 # tests, freshly random rather than the fixed samples of `make test`): before a release, never in CI.
 DEPTH ?= 10
-test-deep: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
+test-deep: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER) $(WEB)
 	DECKHAND_TEST_DEPTH=$(DEPTH) $(BIN)/pytest -n $(PYTEST_JOBS) --dist loadgroup --durations=25
 
 lint: $(STAMP)
@@ -78,12 +90,12 @@ imports: $(STAMP)
 cfn-lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml
 
-pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER)
+pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER) $(WEB)
 	$(BIN)/pytest -n $(PYTEST_JOBS) --dist loadgroup --durations=25
 
 # GAME: bigtwo, doudizhu, guandan, shengji; PRESET: a rule set of the game (shengji: yaoji2010, common).
 DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))
-demo: $(STAMP) $(DYNAMODB) $(BROKER)
+demo: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
 	$(BIN)/deckhand demo --game $(DEMO_GAME) --seed $(or $(SEED),deckhand-demo) --out out/$(DEMO_GAME)
 
 bench: $(STAMP) $(MPNODE) bench-doudizhu
@@ -121,7 +133,7 @@ bench-doudizhu: $(COMPARE)/.installed
 	$(COMPARE)/bin/python bench/doudizhu_bench.py
 
 clean:
-	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules tools/broker/node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules tools/broker/node_modules tools/web/node_modules web/player/vendor .mypy_cache .pytest_cache .ruff_cache .hypothesis out
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

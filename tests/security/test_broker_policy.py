@@ -22,14 +22,26 @@ SETTLE = 0.4  # long enough for a message the broker would deliver to arrive
 class Client:
     """A paho client that records whether the broker let it in and every message it got."""
 
-    def __init__(self, port: int, client_id: str, username: str | None = None, password: str | None = None):
+    def __init__(
+        self,
+        port: int,
+        client_id: str,
+        username: str | None = None,
+        password: str | None = None,
+        transport: str = "tcp",
+    ):
         self.messages: list[tuple[str, bytes]] = []
         self.connack = threading.Event()
+        self.gone = threading.Event()  # the broker closed the connection
         self.accepted = False
-        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+        self.paho = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311, transport=transport
+        )
         if username is not None:
             self.paho.username_pw_set(username, password)
         self.paho.on_connect = self._on_connect
+        self.paho.on_disconnect = lambda *_: self.gone.set()
+        self.paho.reconnect_delay_set(60, 60)
         self.paho.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload))
         self.paho.connect("127.0.0.1", port)
         self.paho.loop_start()

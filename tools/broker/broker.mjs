@@ -4,9 +4,12 @@
 // HMAC-SHA256(venue key, "thing:<name>") (local/deckhand_local/venue/credentials.py derives the same);
 // it may publish only dh/<itself>/up and subscribe only to dh/<itself>/down. The server identity
 // (deckhand-server) may publish and subscribe anywhere under dh/. Anonymous clients are refused.
+// MQTT over WebSocket (the player's browser page, web/player/) gets exactly the same authentication
+// and topic rules: every listener hands its connections to the one broker.
 //
 // node broker.mjs --key-stdin [--host 127.0.0.1] [--port 1883]
 //                 [--tls-port P --tls-host H --tls-cert F --tls-key F]
+//                 [--ws-port P --ws-host 127.0.0.1]
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import { readFileSync } from 'node:fs'
@@ -29,7 +32,9 @@ const { values: args } = parseArgs({
     'tls-port': { type: 'string' },
     'tls-host': { type: 'string', default: '127.0.0.1' },
     'tls-cert': { type: 'string' },
-    'tls-key': { type: 'string' }
+    'tls-key': { type: 'string' },
+    'ws-port': { type: 'string' },
+    'ws-host': { type: 'string', default: '127.0.0.1' }
   }
 })
 if (!args['key-stdin']) {
@@ -191,12 +196,18 @@ const MAX_THING_PACKET = 16384 // a device's message is under 1 KiB (protocol.md
 const MAX_SERVER_PACKET = 262144
 
 function limitPackets (socket, client) {
+  // Aedes reads the socket with read(); each chunk it takes is also emitted as 'data'.
+  socket.on('data', packetCheck(client, () => socket.destroy()))
+}
+
+/** A check of each chunk of a connection's bytes, in order: ``cut`` is called on a packet that
+ * declares more than its sender may send. */
+function packetCheck (client, cut) {
   let skip = 0 // bytes of the current packet's body still to pass
   let inHeader = false // the first byte is read; its remaining length is being read
   let length = 0
   let shift = 0
-  // Aedes reads the socket with read(); each chunk it takes is also emitted as 'data'.
-  socket.on('data', (chunk) => {
+  return (chunk) => {
     let i = 0
     while (i < chunk.length) {
       if (skip > 0) {
@@ -215,22 +226,54 @@ function limitPackets (socket, client) {
       length += (byte & 0x7f) * 2 ** shift
       shift += 7
       if (byte & 0x80) {
-        if (shift > 21) return socket.destroy() // more than four length bytes: not MQTT
+        if (shift > 21) return cut() // more than four length bytes: not MQTT
         continue
       }
       inHeader = false
       const user = client.deckhandUser
       const limit = user === undefined ? MAX_BEFORE_LOGIN : user === SERVER ? MAX_SERVER_PACKET : MAX_THING_PACKET
-      if (length > limit) return socket.destroy()
+      if (length > limit) return cut()
       skip = length
     }
-  })
+  }
 }
 
 function handle (socket) {
   noDelay(socket)
   const client = broker.handle(socket)
   limitPackets(socket, client)
+}
+
+// A WebSocket connection as a stream of MQTT bytes (each frame's payload in turn): the same broker,
+// the same checks, the same packet limits as a TCP connection. A frame is never larger than a packet
+// may be (the server's), so a frame cannot fill the memory before the packet check sees it; each frame
+// is checked before the stream takes it (a whole packet comes in one frame: checked after the stream
+// had it, it would be handled before the connection is cut).
+async function listenWebSocket (port, host) {
+  let ws
+  try {
+    ws = await import('ws')
+  } catch {
+    console.error('broker.mjs: --ws-port needs the ws package: cd tools/broker && npm install')
+    process.exit(2)
+  }
+  const wss = new ws.WebSocketServer({ port, host, maxPayload: MAX_SERVER_PACKET + 8, perMessageDeflate: false })
+  wss.on('connection', (socket, request) => {
+    request.socket.setNoDelay(true)
+    const stream = ws.createWebSocketStream(socket)
+    stream.on('error', () => stream.destroy())
+    const client = broker.handle(stream)
+    const check = packetCheck(client, () => {
+      stream.destroy()
+      socket.terminate()
+    })
+    socket.prependListener('message', (data) => check(Buffer.isBuffer(data) ? data : Buffer.concat([].concat(data))))
+  })
+  await new Promise((resolve, reject) => {
+    wss.once('error', reject)
+    wss.once('listening', resolve)
+  })
+  return wss
 }
 
 const servers = []
@@ -245,6 +288,7 @@ if (args['tls-port']) {
   })
   servers.push(tlsServer)
 }
+if (args['ws-port']) servers.push(await listenWebSocket(Number(args['ws-port']), args['ws-host']))
 // The plain listener last: once it accepts connections, every listener is up.
 const server = createServer({ noDelay: true }, handle)
 await new Promise((resolve, reject) => {

@@ -204,6 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve MQTT over TLS on this port (8883 for real handsets; the venue CA is in <state>/tls)",
     )
     p_venue.add_argument(
+        "--ws-port",
+        type=int,
+        help="serve MQTT over WebSocket on this port for the player's page at <API>/play/ (Aedes only; "
+        "default: a free port)",
+    )
+    p_venue.add_argument(
+        "--ws-host",
+        default="127.0.0.1",
+        help="address the WebSocket listener takes (default loopback only; 0.0.0.0 for phones on the "
+        "venue's network)",
+    )
+    p_venue.add_argument(
         "--device-host",
         default="127.0.0.1",
         help="address of the TLS listener: the venue's address on its network, where handsets connect",

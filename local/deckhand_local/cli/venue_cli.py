@@ -37,6 +37,8 @@ def run_venue(args: argparse.Namespace) -> int:
         tls_port=args.tls_port,
         device_host=args.device_host,
         restart_grace=args.restart_grace,
+        ws_port=args.ws_port if args.ws_port is not None else (0 if args.broker == "aedes" else None),
+        ws_host=args.ws_host,
     ).start()
     print("Deckhand venue running on 127.0.0.1 (Ctrl-C stops it)")
     print(f"  organiser API  {venue.api_url}   (token in {Path(args.state) / 'venue.json'})")
@@ -45,6 +47,10 @@ def run_venue(args: argparse.Namespace) -> int:
     )
     if venue.tls is not None:
         print(f"  MQTT over TLS  {venue.tls.host}:{venue.tls.port}   (venue CA {venue.tls.ca})")
+    if venue.ws_port is not None:
+        print(
+            f"  player page    {venue.api_url}/play/   (MQTT over WebSocket {venue.ws_host}:{venue.ws_port})"
+        )
     print(f"  credentials    deckhand venue credentials <thing> --state {args.state}")
     print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table} ({args.database})")
     if venue.database is Database.DYNAMODB_LOCAL:

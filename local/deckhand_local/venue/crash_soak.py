@@ -20,8 +20,8 @@ from deckhand.errors import DeckhandError, VenueStartError
 
 from .api_client import ApiClient
 from .crash_report import clocks_stopped, comparable, stall_report, timed_out
-from .demo_event import free_port
 from .event_setup import EventShape, make_devices, register
+from .local import free_port
 from .realtime import TICK_SECONDS, RealTimeDevices
 from .seat_views import DatabaseSeatViews
 from .venue_process import VenueProcess

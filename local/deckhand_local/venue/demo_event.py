@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import tempfile
 import threading
 import time
@@ -30,6 +29,7 @@ from deckhand.service.infra.clock import set_clock
 from .api_client import ApiClient
 from .event_setup import EventShape, make_devices, register
 from .local import Venue
+from .local import free_port as free_port  # where the tests and benches have taken it from
 from .lockstep import TICK_MS, SimulatedClock, settle
 from .simulated import BotHandset, DealingTable, SimulatedDevice
 from .tables import unique_table_name
@@ -40,13 +40,6 @@ LOCKSTEP_SWEEP = 3600.0
 PACED_MINUTES = 8  # the demo's matches of a game whose deal is paced
 # A paced deal: the round's status is looked at every this many idle ticks in a row.
 IDLE_LOOK = 4
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -30,6 +30,7 @@ MAX_BODY = 1024 * 1024  # bytes; API Gateway's own limit is 10 MB, an organiser'
 # Connections whose request head is still being read (no token checked yet): past this many, a new one
 # is answered 503 at once, so clients without a token cannot hold the venue's threads.
 MAX_UNREAD = 32
+PLAY_PATHS = ("/play", "/play/")  # the player's page (venue/player_site.py)
 
 
 class Refusal(Exception):
@@ -110,12 +111,15 @@ class ApiServer:
         request_timeout: float = 10,
         max_unread: int = MAX_UNREAD,
         site: Callable[[str], tuple[int, dict[str, str], bytes]] | None = None,
+        play: Callable[[str, str | None], tuple[int, dict[str, str], bytes]] | None = None,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
         the others, read at each request (organisers added while the venue runs count at once);
         ``request_timeout``: seconds a client may take to send its whole request head (a slow one
         holds no thread for long: the deadline is for the head, not for each read); ``max_unread``:
-        connections whose head is being read at once (more are refused with a 503)."""
+        connections whose head is being read at once (more are refused with a 503); ``site``: the public
+        results pages under ``/site/``; ``play``: the player's page under ``/play`` (given the path and
+        the Host header), neither behind the token."""
         adapter = self
         unread = threading.BoundedSemaphore(max_unread)
 
@@ -181,6 +185,10 @@ class ApiServer:
                 if site is not None and self.command == "GET" and self.path.startswith("/site/"):
                     # The public results pages (site/live.py): no token, nothing but what anyone may see.
                     status, headers, data = site(self.path)
+                    self._reply_bytes(status, headers, data)
+                    return
+                if play is not None and self.command == "GET" and self.path.split("?")[0][:6] in PLAY_PATHS:
+                    status, headers, data = play(self.path, self.headers.get("Host"))
                     self._reply_bytes(status, headers, data)
                     return
                 identity = identity_of(self.headers.get("Authorization", ""))

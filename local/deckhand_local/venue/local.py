@@ -43,6 +43,7 @@ from .lockstep import LastSent
 from .mosquitto import MosquittoBroker
 from .motoserver import MotoServer
 from .organisers import PUBLIC_VIEWER
+from .player_site import PlayerSite
 from .processes import stop_orphan
 from .provisioning import VenueLink
 from .restart_grace import RESTART_GRACE_SECONDS
@@ -84,13 +85,19 @@ class Venue:
         tls_port: int | None = None,
         device_host: str = "127.0.0.1",
         restart_grace: float = RESTART_GRACE_SECONDS,
+        ws_port: int | None = None,
+        ws_host: str = "127.0.0.1",
     ) -> None:
         """``tls_port``: also serve MQTT over TLS there, on ``device_host`` (the venue's address on
-        its network, for real handsets; Aedes only)."""
+        its network, for real handsets; Aedes only); ``ws_port``: also serve MQTT over WebSocket there,
+        on ``ws_host``, for the player's browser page served under ``/play/`` (Aedes only; 0: a free
+        port)."""
         if broker not in BROKERS:
             raise ValueError(f"broker {broker!r}: one of {', '.join(BROKERS)}")
         if tls_port is not None and broker != "aedes":
             raise VenueStartError("the TLS listener is Aedes's (--broker aedes)")
+        if ws_port is not None and broker != "aedes":
+            raise VenueStartError("the WebSocket listener is Aedes's (--broker aedes)")
         self.dynamodb_port = dynamodb_port
         self.mqtt_port = mqtt_port
         self.http_port = http_port
@@ -105,6 +112,8 @@ class Venue:
         self.api_host = api_host
         self.tls_port = tls_port
         self.device_host = device_host
+        self.ws_port = free_port() if ws_port == 0 else ws_port
+        self.ws_host = ws_host
         self.restart_grace = restart_grace  # s the clocks stay stopped after a restart (heartbeat.py)
         self.tls: TlsListener | None = None
         self.token = secrets.token_urlsafe(24)
@@ -178,6 +187,7 @@ class Venue:
         self._servers["started"] = process_started(os.getpid())
         ports = [self.mqtt_port] + ([self.http_port] if self.http_port else [])
         ports += [self.tls_port] if self.tls_port else []
+        ports += [self.ws_port] if self.ws_port else []
         if self.dynamodb_endpoint is None:
             ports.append(self.dynamodb_port)
         for port in ports:
@@ -232,6 +242,7 @@ class Venue:
             port=self.http_port,
             organisers=lambda: organisers.read(self.state_dir),  # deckhand venue organiser add NAME
             site=LiveSite(self._public_get, self.state_dir / "site").serve,
+            play=PlayerSite(self.ws_port, self.ws_host).serve,
         ).start()
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)
@@ -245,6 +256,7 @@ class Venue:
                     "token": self.token,
                     "mqtt_port": self.mqtt_port,
                     "tls_port": self.tls_port,
+                    "ws_port": self.ws_port,
                     "device_host": self.device_host,
                     "dynamodb": endpoint,
                     "dynamodb_key": os.environ["AWS_ACCESS_KEY_ID"],
@@ -275,7 +287,14 @@ class Venue:
             return BrokerProcess(self.mqtt_port, self.credentials, log=log)
         if self.tls_port is not None:
             self.tls = venue_tls(self.state_dir, self.device_host, self.tls_port)
-        return AedesBroker(self.mqtt_port, self.credentials, tls=self.tls, log=log)
+        return AedesBroker(
+            self.mqtt_port,
+            self.credentials,
+            tls=self.tls,
+            log=log,
+            ws_port=self.ws_port,
+            ws_host=self.ws_host,
+        )
 
     def _serve_api(self, event: dict[str, Any]) -> dict[str, Any]:
         response: dict[str, Any] = call(self.handlers["api"], "api", event)
@@ -431,6 +450,13 @@ def registered_things() -> list[str]:
     from deckhand.service.storage.models import DeviceItem
 
     return [item.pk.removeprefix("DEVICE#") for item in DeviceItem.scan(DeviceItem.pk.startswith("DEVICE#"))]
+
+
+def free_port() -> int:
+    """A port nothing listens on now (the kernel's pick)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def port_taken(port: int) -> bool:

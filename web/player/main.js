@@ -1,0 +1,153 @@
+// The player's page: reads its seat from the URL fragment and the broker's address from the venue,
+// then shows the seat's screen and sends the options tapped (docs/client.md).
+import { credentialsOf, Link } from './connection.js'
+import { chooseLanguage, remember, translator } from './i18n.js'
+import { messageIds, Pending, SeatState } from './protocol.js'
+import { draw, drawClock } from './render.js'
+
+const root = document.getElementById('app')
+const storage = pageStorage()
+let lang = chooseLanguage(location.search, storage)
+let t = translator(lang)
+const state = new SeatState()
+const nextId = messageIds()
+const settings = {
+  confirm: storage.getItem('deckhand.confirm') === '1',
+  contrast: storage.getItem('deckhand.contrast') === '1',
+  armed: null // the option tapped once, waiting for its confirming tap
+}
+let link = { online: false, lag: null, retryIn: null, refused: false }
+let connection = null
+
+/** The browser's storage, or one for this page only where the browser refuses it (private modes). */
+function pageStorage () {
+  try {
+    const kept = window.localStorage
+    kept.getItem('deckhand.lang')
+    return kept
+  } catch {
+    const kept = new Map()
+    return { getItem: (key) => kept.get(key) ?? null, setItem: (key, value) => kept.set(key, String(value)) }
+  }
+}
+
+function redraw () {
+  document.documentElement.lang = lang
+  root.setAttribute('lang', lang)
+  draw(root, state, link, t, settings)
+}
+
+function send (message) {
+  if (message && connection) connection.send(message)
+  redraw()
+}
+
+root.querySelector('#hand').addEventListener('click', (event) => {
+  const card = event.target.closest('[data-card]')
+  if (!card) return
+  state.toggle(Number(card.dataset.index))
+  settings.armed = null
+  redraw()
+})
+
+root.querySelector('#options').addEventListener('click', (event) => {
+  const button = event.target.closest('[data-option]')
+  if (!button || !state.ready()) return
+  const n = Number(button.dataset.option)
+  if (settings.confirm && settings.armed !== n) {
+    settings.armed = n // no undo in the rules: the play goes only on the second tap
+    redraw()
+    return
+  }
+  settings.armed = null
+  send(state.act(n, nextId))
+})
+
+root.querySelector('#clear').addEventListener('click', () => {
+  state.clear()
+  settings.armed = null
+  redraw()
+})
+
+root.querySelector('#call').addEventListener('click', () => send(state.call(nextId)))
+
+root.querySelector('#lang').addEventListener('click', () => {
+  lang = lang === 'en' ? 'zh-CN' : 'en'
+  remember(storage, lang)
+  t = translator(lang)
+  const url = new URL(location.href)
+  if (url.searchParams.has('lang')) {
+    url.searchParams.set('lang', lang)
+    history.replaceState(null, '', url)
+  }
+  if (connection) connection.hello() // the server draws the seat's screen again, in this language
+  redraw()
+})
+
+for (const name of ['confirm', 'contrast']) {
+  const box = root.querySelector(`#${name}`)
+  box.checked = settings[name]
+  box.addEventListener('change', () => {
+    settings[name] = box.checked
+    settings.armed = null
+    try { storage.setItem(`deckhand.${name}`, box.checked ? '1' : '0') } catch { /* this page only */ }
+    redraw()
+  })
+}
+
+setInterval(() => drawClock(root.querySelector('#clock'), state, t), 250)
+
+// An answer that came without the view it made (a view lost on the way): after a few seconds the
+// page says hello, and the server sends the seat's current view again. A thing no table has says
+// hello every 30 s until it is registered, as a handset does.
+let staleSince = null
+let unknownSince = null
+setInterval(() => {
+  const now = performance.now()
+  const stale = state.view !== null && state.awaiting === null && !state.ready()
+  staleSince = stale ? (staleSince ?? now) : null
+  unknownSince = state.unknown !== null ? (unknownSince ?? now) : null
+  if (!connection) return
+  if (stale && now - staleSince > 4000) {
+    staleSince = now
+    connection.hello()
+  } else if (unknownSince !== null && now - unknownSince > 30000) {
+    unknownSince = now
+    connection.hello()
+  }
+}, 1000)
+
+async function start () {
+  redraw()
+  const credentials = credentialsOf(location.hash)
+  if (!credentials) {
+    root.querySelector('#board-title').textContent = t('noSeat')
+    return
+  }
+  let config
+  try {
+    const response = await fetch(new URL('config.json', location.href), { cache: 'no-store' })
+    config = await response.json()
+  } catch {
+    config = null
+  }
+  if (!config || typeof config.ws !== 'string') {
+    root.querySelector('#board-title').textContent = t('noConfig')
+    return
+  }
+  const pending = new Pending(storage, credentials.thing)
+  connection = new Link(config.ws, credentials, pending, nextId, {
+    onMessage: (message) => {
+      if (message.t === 'view') settings.armed = null
+      state.receive(message)
+      redraw()
+    },
+    onState: (now) => {
+      link = now
+      redraw()
+    }
+  }, () => lang)
+  connection.start()
+}
+
+start()
