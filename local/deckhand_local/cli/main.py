@@ -303,6 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_broker_option(p_demo)
 
+    from .play import add_parser as add_play
+
+    add_play(sub, list(ALIASES))
+
     p_engine = sub.add_parser(
         "engine-demo", help="one game's engine alone: bots at two tables, every trick printed"
     )
@@ -403,6 +407,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .verify import run_verify
 
         return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
+    if args.command == "play":
+        from .play import run_play
+
+        return run_play(args, sys.stdout, sys.stderr)
     if args.command == "engine-demo":
         from deckhand.competition.showcase import write_standings
 
