@@ -30,7 +30,8 @@ from ..boards.store import Unchanged
 from ..infra import outgoing
 from ..infra.clock import now_ms
 from ..infra.runtime import Runtime
-from ..organiser.events import get_device, get_event
+from ..infra.words import seat_lang
+from ..organiser.events import get_device, get_event, remember_lang
 from ..storage.models import BoardStateItem, DeviceItem
 from .dealing_reports import dealing_report
 from .hello import hello
@@ -88,7 +89,9 @@ def _route(
         raise BadMessage(outgoing.UNKNOWN_DEVICE, f"thing {thing!r} is not assigned to any table")
     round_no = _round_of(message, device)
     if isinstance(message, Hello):
-        return hello(rt, thing, device.event_id, round_no, device.table, device.seat, message.msg)
+        if message.lang is not None and device.seat != DEALER:
+            remember_lang(thing, device, message.lang)
+        return hello(rt, thing, device, round_no, message.msg, message.lang)
     if isinstance(message, Dealt) != (device.seat == DEALER):
         raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
     item = board_store.load(device.event_id, round_no, device.table, message.board)
@@ -163,7 +166,7 @@ def _offer(item: BoardStateItem, action: Action, code: str) -> dict[str, Any] | 
     g, board = board_store.engine_of(item)
     if g.offer is None:
         return None
-    return g.offer(board, action, code)
+    return g.offer(board, action, code, seat_lang(item.langs, action.seat))
 
 
 # A resend of the message that ended a board re-drives what its first delivery may not have done

@@ -157,6 +157,7 @@ class DeviceItem(_Base):
     event_id = UnicodeAttribute()
     table = UnicodeAttribute()
     seat = IntAttribute()  # -1: the table's automatic dealer
+    lang = UnicodeAttribute(null=True)  # the language its screens are drawn in (hello's lang; None: English)
 
 
 class RoundItem(_Base):
@@ -202,6 +203,9 @@ class BoardStateItem(_Base):
     players = JSONAttribute()  # per seat; "" = AI seat
     names = JSONAttribute(null=True)  # per seat: the player's registered name, shown on the handset
     devices = JSONAttribute()  # thing name per seat ("" = none)
+    # The language each seat's device draws in ({"<seat>": "zh-CN"}; a seat not listed: English): from
+    # the devices when the board is made, the board before when it starts, a device's hello since.
+    langs = JSONAttribute(null=True)
     dealer = UnicodeAttribute(default="")
     next_board = UnicodeAttribute(default="")  # the board this table plays after this one
     previous_board = UnicodeAttribute(default="")  # the board before it (its outcome is carried over)
