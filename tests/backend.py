@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import botocore.client
 from deckhand.engines.registry import game
 from deckhand.service.device_io import pipeline as devices
 from deckhand.service.duplicate import rounds, scoring
@@ -232,3 +234,23 @@ def play_event(b: Backend, bots: list[DeviceBot], redrive: Any = None) -> None:
                 redrive()
                 continue
             break
+
+
+WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
+
+
+@contextmanager
+def database_calls() -> Iterator[Counter[str]]:
+    """Every DynamoDB operation made inside, by name (PynamoDB goes through botocore)."""
+    calls: Counter[str] = Counter()
+    original = botocore.client.BaseClient._make_api_call
+
+    def counting(self: Any, operation: str, params: dict[str, Any]) -> Any:
+        calls[operation] += 1
+        return original(self, operation, params)
+
+    botocore.client.BaseClient._make_api_call = counting  # type: ignore[method-assign]
+    try:
+        yield calls
+    finally:
+        botocore.client.BaseClient._make_api_call = original  # type: ignore[method-assign]

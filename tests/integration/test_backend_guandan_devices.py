@@ -157,3 +157,29 @@ def test_a_play_with_several_readings_is_refused_with_them_and_played_with_the_o
     assert item.log[-1]["d"] == chosen["d"]  # the reading is logged: the audit's replay needs it
     seen = backend.last_view(HANDSETS[1])
     assert seen is not None and any(line.startswith("Trick: seat 0 ") for line in seen["l"])
+
+
+def test_the_readings_are_offered_in_the_language_of_the_seat_s_device(backend: Backend) -> None:
+    """The refusal's ask is drawn like the view (docs/protocol.md, Language): a device drawing in
+    Chinese is offered the same readings in Chinese; its ``why`` stays English, the code the contract."""
+    order, board = wild_board()
+    seed(order, board)
+    item = board_store.load("g", 1, "T1", "1")
+    assert item is not None
+    cards = ["S9", "ST", "SJ", "H2", "H2"]
+    play = {"t": "act", "msg": "p1", "board": "1", "r": 1, "a": {"k": "play", "c": cards}}
+    assert backend.send(HANDSETS[0], play)["code"] == "reading_needed"
+    english = backend.publisher.to(HANDSETS[0])[-1]["ask"]
+    board_store.set_lang(item, 0, "zh-CN")
+    result = backend.send(HANDSETS[0], {**play, "msg": "p2"})
+    assert result["code"] == "reading_needed" and result["why"] == english_why(backend)
+    chinese = backend.publisher.to(HANDSETS[0])[-1]["ask"]
+    assert chinese["p"] == "按哪种牌型出？" and "顺子 9\u2013K" in [o["l"] for o in chinese["o"]]
+    assert [o["a"] for o in chinese["o"]] == [o["a"] for o in english["o"]]
+    board_views.publish_views(backend.publisher, board_store.load("g", 1, "T1", "1"))  # type: ignore[arg-type]
+    assert backend.last_view(HANDSETS[0])["l"][0] == "你首出"  # type: ignore[index]
+    assert backend.last_view(HANDSETS[1])["l"][0] == "Seat 0 to lead"  # type: ignore[index]
+
+
+def english_why(backend: Backend) -> str:
+    return next(p["why"] for p in backend.publisher.to(HANDSETS[0]) if p["t"] == "reject")

@@ -10,38 +10,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import botocore.client
 import pytest
-from backend import THINGS, Backend, create_table, prepare, run_round, setup_moto_env
+from backend import THINGS, WRITES, Backend, create_table, database_calls, prepare, run_round, setup_moto_env
 from deckhand.service.boards import progress as board_progress
 from deckhand.service.boards import store as board_store
 from deckhand.service.duplicate import rounds
 from moto import mock_aws
 
 setup_moto_env()
-
-WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
-
-
-@contextmanager
-def database_calls() -> Iterator[Counter[str]]:
-    """Every DynamoDB operation made inside, by name (PynamoDB goes through botocore)."""
-    calls: Counter[str] = Counter()
-    original = botocore.client.BaseClient._make_api_call
-
-    def counting(self: Any, operation: str, params: dict[str, Any]) -> Any:
-        calls[operation] += 1
-        return original(self, operation, params)
-
-    botocore.client.BaseClient._make_api_call = counting  # type: ignore[method-assign]
-    try:
-        yield calls
-    finally:
-        botocore.client.BaseClient._make_api_call = original  # type: ignore[method-assign]
 
 
 @pytest.fixture

@@ -6,9 +6,14 @@ it or raises :class:`Rejected` with a stable reason code, leaving the state unto
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, get_args, runtime_checkable
 
 from ..errors import DeckhandError
+
+# The languages a seat's screen is drawn in (a device says which in its hello: docs/protocol.md).
+Lang = Literal["en", "zh-CN"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
+ENGLISH: Lang = "en"
 
 
 class Rejected(DeckhandError):

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .contract import Action, Board
+from .contract import Action, Board, Lang
 
 
 class Competition(enum.Enum):
@@ -109,12 +109,13 @@ class GameSpec:
     # ``deckhand engine-demo``: boards, seed, out → each board's scores (player, table, seat, game score);
     # the caller ranks them (engines know no standings).
     showcase: Callable[[int, str, Any], list[tuple[ShowcaseScore, ...]]] | None = None
-    # How a seat's handset screen is drawn (device protocol v2): board, seat → hand in display order,
-    # status lines and the ask (a prompt with options, each an action). The firmware knows no game.
-    screen: Callable[[Board, int], dict[str, Any]] | None = None
+    # How a seat's handset screen is drawn (device protocol v2): board, seat, language (common/words.py's
+    # ``Lang``, English when not given) → hand in display order, status lines and the ask (a prompt with
+    # options, each an action), the words in that language. The firmware knows no game.
+    screen: Callable[[Board, int, Lang], dict[str, Any]] | None = None
     # A refused action that needs a choice the player did not make (a play with several readings): the
-    # ask that resolves it (board, action, reason code → an ask, or None), sent with the refusal.
-    offer: Callable[[Board, Action, str], dict[str, Any] | None] | None = None
+    # ask that resolves it (board, action, reason code, language → an ask, or None), sent with the refusal.
+    offer: Callable[[Board, Action, str, Lang], dict[str, Any] | None] | None = None
     # Two actions the rules treat as one decision have the same key (Dou Dizhu: suits never matter), so
     # "generated ⇔ accepted" compares decisions, not the particular cards a generator picked.
     decision_key: Callable[[Action], Hashable] = lambda a: (a.seat, a.kind, tuple(sorted(a.cards)), a.value)

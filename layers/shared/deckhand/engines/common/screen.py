@@ -10,58 +10,44 @@ game declared, e.g. a wild card's reading), and ``s`` when only some cards of th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import format_cards
+from .words import Words
 
-SYMBOLS = {"S": "\u2660", "H": "\u2665", "C": "\u2663", "D": "\u2666"}
 TRICK_SHOWN = 4  # the last plays of the trick a screen lists; earlier ones are summed up as "…"
 
 
-def card_text(card: int) -> str:
-    """A card as people read it on a small display: rank then suit symbol (10 for T); BJ, RJ."""
-    token = format_cards([card])[0]
-    if token in ("BJ", "RJ"):
-        return token
-    rank = "10" if token[1] == "T" else token[1]
-    return rank + SYMBOLS[token[0]]
-
-
-def cards_text(cards: Iterable[int]) -> str:
-    return " ".join(card_text(c) for c in cards)
-
-
-def seat_name(seat: int, me: int) -> str:
-    return "you" if seat == me else f"seat {seat}"
-
-
-def seats_text(seats: Iterable[int], me: int) -> str:
-    """Several seats as the player reads them: "you, seat 2"."""
-    return ", ".join(seat_name(s, me) for s in seats)
-
-
-def won_line(winner: int, me: int) -> str:
-    """The status of a board won by one seat (the first out of cards)."""
-    return f"Board over: {seat_name(winner, me)} won"
-
-
-def trick_line(trick: Sequence[tuple[int, Sequence[int]]], me: int) -> str | None:
-    """The trick so far, oldest first (the last few plays; passes say so); None before the lead."""
+def trick_line(
+    w: Words,
+    trick: Sequence[tuple[int, Sequence[int]]],
+    me: int,
+    text: Callable[[Sequence[int]], str] | None = None,
+) -> str | None:
+    """The trick so far, oldest first (the last few plays; passes say so); None before the lead.
+    ``text``: how a play's cards read (default: in the engine's card order)."""
     if not trick:
         return None
-    parts = [f"{seat_name(s, me)} {cards_text(sorted(p)) if p else 'pass'}" for s, p in trick[-TRICK_SHOWN:]]
-    return "Trick: " + ("…, " if len(trick) > TRICK_SHOWN else "") + ", ".join(parts)
+    show = text if text is not None else lambda p: w.cards(sorted(p))
+    parts = [
+        w("trick.play", who=w.seat(s, me), cards=show(p)) if p else w("trick.pass", who=w.seat(s, me))
+        for s, p in trick[-TRICK_SHOWN:]
+    ]
+    return w("trick", more=w("more") if len(trick) > TRICK_SHOWN else "", plays=w.join(parts))
 
 
-def counts_line(counts: Sequence[int], me: int) -> str:
-    text = "Cards: " + " ".join(f"{s}:{n}" for s, n in enumerate(counts))
-    last = [seat_name(s, me) for s, n in enumerate(counts) if n == 1]
-    return text + ("  last card: " + ", ".join(last) if last else "")
+def counts_text(counts: Sequence[int]) -> str:
+    return " ".join(f"{s}:{n}" for s, n in enumerate(counts))
 
 
-def scores_line(scores: Sequence[int]) -> str:
-    return "Scores: " + " ".join(f"{s}:{n:+d}" for s, n in enumerate(scores))
+def counts_line(w: Words, counts: Sequence[int], me: int) -> str:
+    last = [s for s, n in enumerate(counts) if n == 1]
+    return w("cards", counts=counts_text(counts)) + (w("cards.last", who=w.seats(last, me)) if last else "")
+
+
+def scores_line(w: Words, scores: Sequence[int]) -> str:
+    return w("scores", scores=" ".join(f"{s}:{n:+d}" for s, n in enumerate(scores)))
 
 
 def action(kind: str, value: int | None = None, cards: bool = False, data: Any = None) -> dict[str, Any]:
@@ -94,16 +80,16 @@ def yes_no(prompt: str, kind: str, yes: str, no: str) -> dict[str, Any]:
     return ask(prompt, [option(yes, kind, 1), option(no, kind, 0)])
 
 
-def play_ask(prompt: str, can_pass: bool) -> dict[str, Any]:
-    options = [option("Play", "play", cards=True)]
+def play_ask(w: Words, prompt: str, can_pass: bool) -> dict[str, Any]:
+    options = [option(w("opt.play"), "play", cards=True)]
     if can_pass:
-        options.append(option("Pass", "pass"))
+        options.append(option(w("opt.pass"), "pass"))
     return ask(prompt, options)
 
 
-def beat_prompt(last_seat: int, me: int, combo_name: str) -> str:
-    words = combo_name.replace("_", " ")
-    return f"Beat {seat_name(last_seat, me)}'s {words} or pass"
+def beat_prompt(w: Words, last_seat: int, me: int, combo: str) -> str:
+    """ "Beat seat 2's pair or pass": ``combo`` the last play's name in the screen's language."""
+    return w("beat", who=w.seat(last_seat, me), combo=combo)
 
 
 def screen(

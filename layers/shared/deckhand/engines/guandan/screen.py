@@ -11,37 +11,41 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from ..common import screen as draw
 from ..common.cards import BLACK_JOKER, format_cards
+from ..common.words import ENGLISH, Lang, Words
 from ..contract import Action
 from . import levels as lv
 from .board import END, LEAD, PLAY, RETURN, TRIBUTE, GuandanBoard, SeatView
 from .combos import FACE, Combo, Reading, beats, readings
 from .tribute import is_wild, strength
+from .words import CATALOGUE
 
-PLACES = ("1st", "2nd", "3rd", "4th")
 SEQUENCES = (Combo.STRAIGHT, Combo.STRAIGHT_FLUSH, Combo.PAIR_STRAIGHT, Combo.TRIPLE_STRAIGHT)
 MAX_READINGS = 6  # the most readings any play has (♠9 ♠10 ♠J and two wilds: three straights, three flushes)
+TIMEOUT = " (timeout)"  # how the board marks a penalty its clock gave (GuandanBoard._penalise)
 
 
-def screen(board: object, seat: int) -> dict[str, Any]:
-    """The screen of ``seat`` (docs/protocol.md: ``h``, ``l``, ``ask``)."""
+def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
+    """The screen of ``seat`` in ``lang`` (docs/protocol.md: ``h``, ``l``, ``ask``)."""
     assert isinstance(board, GuandanBoard)
+    w = Words(lang, CATALOGUE)
     v = board.seat_view(seat)
-    lines: list[str | None] = [_status(board, v), _levels(v)]
-    lines.append(_counts(v))
-    lines.append(_out(v))
+    lines: list[str | None] = [_status(w, v), _levels(w, v)]
+    lines.append(_counts(w, v))
+    lines.append(_out(w, v))
     if v.phase == PLAY:
-        lines.append(_trick(v))
-    lines.extend(_tribute(v))
-    lines.append(_penalties(v))
+        lines.append(draw.trick_line(w, v.trick, seat, lambda p: _text(w, p, v.level)))
+    lines.extend(_tribute(w, v))
+    lines.append(_penalties(w, v))
     if v.phase == END:
-        lines.extend(_end(board, v))
+        lines.extend(_end(w, board, v))
     elif v.no_new_board:
-        lines.append("Last board of the game")
-    return draw.screen(v.hand, lines, _ask(board, v), order=hand_order(v.level))
+        lines.append(w("last_board"))
+    return draw.screen(v.hand, lines, _ask(w, board, v), order=hand_order(v.level))
 
 
 def hand_order(level: int) -> Any:
@@ -54,8 +58,8 @@ def hand_order(level: int) -> Any:
     return key
 
 
-def _text(cards: Sequence[int], level: int) -> str:
-    return draw.cards_text(sorted(cards, key=hand_order(level)))
+def _text(w: Words, cards: Sequence[int], level: int) -> str:
+    return w.cards(sorted(cards, key=hand_order(level)))
 
 
 def _level_name(level: int) -> str:
@@ -63,141 +67,141 @@ def _level_name(level: int) -> str:
     return "10" if name == "T" else name
 
 
-def _status(board: GuandanBoard, v: SeatView) -> str:
+def _status(w: Words, v: SeatView) -> str:
     seat = v.seat
     if v.phase == END:
-        return "Board over"
-    waiting = draw.seats_text(v.pending, seat)
+        return w("board_over")
     if v.phase == TRIBUTE:
-        return "Tribute: waiting for " + waiting
+        return w("tribute_phase", who=w.seats(v.pending, seat))
     if v.phase == RETURN:
-        return "Return: waiting for " + waiting
+        return w("return_phase", who=w.seats(v.pending, seat))
     if v.phase == LEAD:
-        verb = "choose" if v.chooser == seat else "chooses"
-        return f"After the foul {draw.seat_name(v.chooser, seat)} {verb} who leads"
-    who = draw.seat_name(v.turn, seat)
-    return who.capitalize() + (" to lead" if v.leading else " to play")
+        return w("chooser.you") if v.chooser == seat else w("chooser.seat", n=v.chooser)
+    return w("to_lead" if v.leading else "to_play", Who=w.Seat(v.turn, seat))
 
 
-def _levels(v: SeatView) -> str:
+def _levels(w: Words, v: SeatView) -> str:
     mine, theirs = v.levels[v.seat % 2], v.levels[1 - v.seat % 2]
     played = v.levels[v.level_side]
     whose = ""
     if mine == theirs:
-        whose = " (yours)" if v.level_side == v.seat % 2 else " (theirs)"
+        whose = w("whose.ours") if v.level_side == v.seat % 2 else w("whose.theirs")
     wild = v.level * 4 + 2
     held = sum(1 for c in v.hand if c == wild)
-    return (
-        f"Levels: you {_level_name(mine)}, them {_level_name(theirs)} \u2014 playing "
-        f"{_level_name(played)}{whose}, wild {draw.card_text(wild)}" + (f" (you hold {held})" if held else "")
+    return w(
+        "levels",
+        mine=_level_name(mine),
+        theirs=_level_name(theirs),
+        played=_level_name(played),
+        whose=whose,
+        wild=w.card(wild),
+        held=w("held", n=held) if held else "",
     )
 
 
-def _counts(v: SeatView) -> str:
-    line = "Cards: " + " ".join(f"{s}:{n}" for s, n in enumerate(v.counts))
+def _counts(w: Words, v: SeatView) -> str:
+    line = w("cards", counts=draw.counts_text(v.counts))
     if v.reports:
-        line += "  reported: " + ", ".join(f"{draw.seat_name(s, v.seat)} {n}" for s, n in v.reports)
+        reports = w.join(w("reported.one", who=w.seat(s, v.seat), n=n) for s, n in v.reports)
+        line += w("reported", list=reports)
     return line
 
 
-def _out(v: SeatView) -> str | None:
+def _out(w: Words, v: SeatView) -> str | None:
     if not v.out or v.phase == END:
         return None
-    return "Out: " + ", ".join(f"{draw.seat_name(s, v.seat)} {PLACES[i]}" for i, s in enumerate(v.out))
+    places = (w("out.one", who=w.seat(s, v.seat), place=w(f"place.{i}")) for i, s in enumerate(v.out))
+    return w("out", list=w.join(places))
 
 
-def _trick(v: SeatView) -> str | None:
-    if not v.trick:
-        return None
-    shown = v.trick[-draw.TRICK_SHOWN :]
-    parts = [f"{draw.seat_name(s, v.seat)} {_text(p, v.level) if p else 'pass'}" for s, p in shown]
-    return "Trick: " + ("\u2026, " if len(v.trick) > draw.TRICK_SHOWN else "") + ", ".join(parts)
-
-
-def _tribute(v: SeatView) -> list[str | None]:
-    """Who pays whom, resisting, and the cards once public (a payer sees its own card before)."""
-    seat = v.seat
-    if v.resisted:
-        return [f"Tribute resisted (both red jokers): {draw.seat_name(v.leader, seat)} leads"]
-    lines: list[str | None] = []
-    hidden = [t for t in v.transfers if t[1] < 0]
-    if v.phase == TRIBUTE:
-        payers = " and ".join(draw.seat_name(p, seat) for p in v.payers)
-        lines.append(f"Tribute: {payers} {'pay' if len(v.payers) > 1 or payers == 'you' else 'pays'}")
-        for _, _, card in hidden:
-            lines.append(f"You paid {draw.card_text(card)} (shown when all have paid)")
-    elif v.transfers:
-        lines.append("Tribute: " + _moves(v.transfers, seat))
-    if v.returns:
-        lines.append(
-            "Returned: "
-            + _moves(v.returns, seat)
-            + (" (the rest when all have returned)" if v.phase == RETURN else "")
-        )
-    return lines
-
-
-def _moves(moves: Sequence[tuple[int, int, int]], seat: int) -> str:
-    """Cards handed over, tribute or return alike: giver→receiver card, …"""
-    return ", ".join(
-        f"{draw.seat_name(g, seat)}\u2192{draw.seat_name(r, seat)} {draw.card_text(c)}" for g, r, c in moves
+def _transfers(w: Words, moves: Sequence[tuple[int, int, int]], seat: int) -> str:
+    return w.join(
+        w("transfer", giver=w.seat(g, seat), receiver=w.seat(r, seat), card=w.card(c)) for g, r, c in moves
     )
 
 
-def _penalties(v: SeatView) -> str | None:
+def _tribute(w: Words, v: SeatView) -> list[str | None]:
+    """Who pays whom, resisting, and the cards once public (a payer sees its own card before)."""
+    seat = v.seat
+    if v.resisted:
+        return [w("resisted", who=w.seat(v.leader, seat))]
+    lines: list[str | None] = []
+    hidden = [t for t in v.transfers if t[1] < 0]
+    if v.phase == TRIBUTE:
+        payers = w("and").join(w.seat(p, seat) for p in v.payers)
+        several = len(v.payers) > 1 or seat in v.payers
+        lines.append(w("paying" if several else "paying.one", who=payers))
+        for _, _, card in hidden:
+            lines.append(w("paid", card=w.card(card)))
+    elif v.transfers:
+        lines.append(w("tribute", list=_transfers(w, v.transfers, seat)))
+    if v.returns:
+        rest = w("returned.rest") if v.phase == RETURN else ""
+        lines.append(w("returned", list=_transfers(w, v.returns, seat), rest=rest))
+    return lines
+
+
+def _penalty(w: Words, kind: str) -> str:
+    """A penalty as the board records it (a referee's kind, `` (timeout)`` when its clock gave it)."""
+    base = kind.removesuffix(TIMEOUT)
+    return w("referee." + base) + (w("timeout") if base != kind else "")
+
+
+def _penalties(w: Words, v: SeatView) -> str | None:
     mine = [kind for s, kind in v.penalties if s == v.seat]
     lost = v.lost_turns[v.seat] if v.seat < len(v.lost_turns) else 0
     if not mine and not lost:
         return None
-    text = "Penalties on you: " + (", ".join(mine) if mine else "none")
+    listed = w.join(_penalty(w, kind) for kind in mine) if mine else w("penalties.none")
+    losing = ""
     if lost and v.phase != END:
-        text += f"; you lose your next turn{'s' if lost > 1 else ''}" + (f" ({lost})" if lost > 1 else "")
-    return text
+        losing = w("lost.one") if lost == 1 else w("lost.more", n=lost)
+    return w("penalties", list=listed, lost=losing)
 
 
-def _end(board: GuandanBoard, v: SeatView) -> list[str | None]:
+def _end(w: Words, board: GuandanBoard, v: SeatView) -> list[str | None]:
     """The finishing order, the level change and, at the game's end, its points (public at the end)."""
     seat = v.seat
     result = board.result()
     win = result["winner_side"]
     ours = win == seat % 2
-    how = {
-        "foul": "a foul",
-        "forfeit": "a forfeit",
-        "disqualify": "a disqualification",
-    }.get(result["ended_by"])
+    ended_by = result["ended_by"]
+    after = w("after", how=w("by." + ended_by)) if ended_by in ("foul", "forfeit", "disqualify") else ""
     carry = result["carry"]
     before = v.levels
-    after = [lv.parse_level(x) for x in carry["levels"]]
+    levels = [lv.parse_level(x) for x in carry["levels"]]
     lines: list[str | None] = [
-        ("Your side won" if ours else "They won") + (f" (after {how})" if how else ""),
-        "Order: " + draw.seats_text(result["order"], seat),
+        w("won.ours" if ours else "won.theirs", after=after),
+        w("order", list=w.seats(result["order"], seat)),
     ]
     if result["steps"]:
-        side = "you" if ours else "them"
         lines.append(
-            f"Level change: {side} +{result['steps']} "
-            f"({_level_name(before[win])} \u2192 {_level_name(after[win])})"
+            w(
+                "level_up.ours" if ours else "level_up.theirs",
+                steps=result["steps"],
+                before=_level_name(before[win]),
+                after=_level_name(levels[win]),
+            )
         )
     else:
         lines.append(
-            f"Levels stay: you {_level_name(after[seat % 2])}, them {_level_name(after[1 - seat % 2])}"
+            w("levels_stay", mine=_level_name(levels[seat % 2]), theirs=_level_name(levels[1 - seat % 2]))
         )
     game = carry.get("game")
     if game:
         mp = game["match_points"]
-        lines.append(f"Game over: match points you {mp[seat % 2]}, them {mp[1 - seat % 2]}")
-    lines.append(draw.scores_line(result["scores"]))
+        lines.append(w("game_over", mine=mp[seat % 2], theirs=mp[1 - seat % 2]))
+    lines.append(draw.scores_line(w, result["scores"]))
     return lines
 
 
-def _combo_name(r: Reading) -> str:
+def _combo_name(w: Words, r: Reading) -> str:
     if r.type == Combo.BOMB:
-        return f"{r.size}-card bomb"
-    return r.type.json_name.replace("_", " ")
+        return w("combo.bomb", size=r.size)
+    return w("combo." + r.type.json_name)
 
 
-def _ask(board: GuandanBoard, v: SeatView) -> dict[str, Any] | None:
+def _ask(w: Words, board: GuandanBoard, v: SeatView) -> dict[str, Any] | None:
     """What the seat decides now (None: nothing); tribute and return: only the legal cards selectable."""
     seat = v.seat
     if seat not in v.pending:
@@ -209,38 +213,40 @@ def _ask(board: GuandanBoard, v: SeatView) -> dict[str, Any] | None:
         places: list[int] | None = [i for i, c in enumerate(hand) if c in legal]
         if places is not None and len(places) == len(hand):
             places = None  # any card
-        choice = _one_of(legal, v.level, len(set(hand)))
+        choice = _one_of(w, legal, v.level, len(set(hand)))
         if kind == "tribute":
             return draw.ask(
-                f"Pay your tribute: select {choice}", [draw.option("Pay", "tribute", cards=True)], places
+                w("ask.tribute", choice=choice),
+                [draw.option(w("opt.tribute"), "tribute", cards=True)],
+                places,
             )
         giver = next(g for g, r, _ in v.transfers if r == seat)
-        prompt = f"Return a card to {draw.seat_name(giver, seat)}: select {choice}"
-        return draw.ask(prompt, [draw.option("Return", "return", cards=True)], places)
+        prompt = w("ask.return", who=w.seat(giver, seat), choice=choice)
+        return draw.ask(prompt, [draw.option(w("opt.return"), "return", cards=True)], places)
     if v.phase == LEAD:
-        options = [draw.option(_seat_label(s, seat), "lead", s) for s in range(4)]
-        return draw.ask("Who leads?", options)
+        options = [draw.option(_seat_label(w, s, seat), "lead", s) for s in range(4)]
+        return draw.ask(w("ask.lead"), options)
     if v.leading:
-        return draw.play_ask("Your lead", False)
+        return draw.play_ask(w, w("your_lead"), False)
     last = v.last_reading
-    name = _combo_name(last) if last is not None else "play"
-    return draw.play_ask(draw.beat_prompt(v.last_seat, seat, name), True)
+    name = _combo_name(w, last) if last is not None else w("combo.play")
+    return draw.play_ask(w, draw.beat_prompt(w, v.last_seat, seat, name), True)
 
 
-def _seat_label(s: int, me: int) -> str:
+def _seat_label(w: Words, s: int, me: int) -> str:
     if s == me:
-        return "You"
-    return f"Seat {s}" + (" (partner)" if s == lv.partner_of(me) else "")
+        return w("You")
+    return w("Seat", n=s) + (w("partner") if s == lv.partner_of(me) else "")
 
 
-def _one_of(cards: Sequence[int], level: int, hand: int) -> str:
+def _one_of(w: Words, cards: Sequence[int], level: int, hand: int) -> str:
     if len(cards) == hand:
-        return "any card"
+        return w("any_card")
     if len(cards) == 1:
-        return draw.card_text(cards[0])
+        return w.card(cards[0])
     if len(cards) <= 8:
-        return "one of " + _text(cards, level)
-    return f"one of {len(cards)} cards (any other is locked)"
+        return w("one_of", cards=_text(w, cards, level))
+    return w("one_of_many", n=len(cards))
 
 
 # -- choosing the reading of a play ----------------------------------------------------------------
@@ -255,26 +261,27 @@ def accepted_readings(v: SeatView, cards: Sequence[int]) -> list[Reading]:
     return found
 
 
-def _rank_text(card: int) -> str:
-    text = draw.card_text(card)
+def _rank_text(w: Words, card: int) -> str:
+    text = w.card(card)
     return text if card >= BLACK_JOKER else text[:-1]
 
 
-def reading_label(r: Reading, level: int) -> str:
+def reading_label(r: Reading, level: int, w: Words | None = None) -> str:
     """A reading as people name it, short (six fit one refusal): the type and how the cards read —
     sequences low to high (``straight 10–A``, ``straight flush 3♥–7♥``), a full house by its parts."""
-    name = _combo_name(r)
+    w = w if w is not None else Words(ENGLISH, CATALOGUE)
+    name = _combo_name(w, r)
     if r.type in SEQUENCES:
         low_ace = r.rank <= 5  # A2345, AA2233, AAA222: the ace stands below the 2
         cards = sorted(r.cards, key=lambda c: (1 if low_ace and FACE[c >> 2] == 14 else FACE[c >> 2], c))
-        show = draw.card_text if r.type == Combo.STRAIGHT_FLUSH else _rank_text
-        return f"{name} {show(cards[0])}\u2013{show(cards[-1])}"
+        show = w.card if r.type == Combo.STRAIGHT_FLUSH else partial(_rank_text, w)
+        return w("reading.run", name=name, low=show(cards[0]), high=show(cards[-1]))
     counts = Counter(c >> 2 if c < BLACK_JOKER else c for c in r.cards)
     parts = sorted(
         counts.items(), key=lambda kv: (-kv[1], strength(kv[0] * 4 if kv[0] < 13 else kv[0], level))
     )
-    groups = [_rank_text(key * 4 if key < 13 else key) * n for key, n in parts]
-    return f"{name} {'+'.join(groups)}"
+    groups = [_rank_text(w, key * 4 if key < 13 else key) * n for key, n in parts]
+    return w("reading.parts", name=name, parts="+".join(groups))
 
 
 def reading_data(r: Reading) -> dict[str, Any]:
@@ -283,7 +290,7 @@ def reading_data(r: Reading) -> dict[str, Any]:
     return {"type": r.type.json_name, "as": format_cards(sorted(r.cards))}
 
 
-def offer(board: object, action: Action, code: str) -> dict[str, Any] | None:
+def offer(board: object, action: Action, code: str, lang: Lang = ENGLISH) -> dict[str, Any] | None:
     """The ask that resolves a refused play that reads several ways: one option per reading the rules
     accept now, each sending the same selected cards with that reading; None for any other refusal."""
     if code != "reading_needed" or action.kind != "play":
@@ -293,8 +300,9 @@ def offer(board: object, action: Action, code: str) -> dict[str, Any] | None:
     found = accepted_readings(v, action.cards)
     if len(found) < 2:
         return None
+    w = Words(lang, CATALOGUE)
     options = [
-        draw.option(reading_label(r, v.level), "play", cards=True, data=reading_data(r))
+        draw.option(reading_label(r, v.level, w), "play", cards=True, data=reading_data(r))
         for r in found[:MAX_READINGS]
     ]
-    return draw.ask("Which reading?", options)
+    return draw.ask(w("ask.reading"), options)

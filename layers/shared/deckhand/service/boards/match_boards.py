@@ -58,6 +58,7 @@ def board_item(
     ruleset: str,
     commitment: str,
     clock_ends_at: int | None = None,
+    langs: dict[str, str] | None = None,
 ) -> BoardStateItem:
     """Board ``board_no`` of ``match``, waiting to start; its state is made now (the board before it
     has ended, so its carry is known)."""
@@ -76,6 +77,7 @@ def board_item(
         players=list(match.players),
         names=list(match.rules.get("names") or []) or None,
         devices=list(match.devices),
+        langs=langs,
         dealer=match.dealer,
         next_board="",
         previous_board=str(board_no - 1) if board_no > 1 else "",
@@ -229,7 +231,15 @@ def save_ended(item: BoardStateItem) -> None:
         if decider:
             clock = 0  # one board, won outright: no clock
         following = board_item(
-            item.event_id, match, board_no, carry, order, item.ruleset, item.commitment or "", clock
+            item.event_id,
+            match,
+            board_no,
+            carry,
+            order,
+            item.ruleset,
+            item.commitment or "",
+            clock,
+            item.langs,
         )
         item.next_board = following.board
         tx.save(item)

@@ -31,15 +31,25 @@ def pace_request(item: BoardStateItem) -> dict[str, Any]:
 
 
 def start_board(
-    rt: Runtime, event_id: str, round_no: int, table: str, board: str, *, resend: bool = True
+    rt: Runtime,
+    event_id: str,
+    round_no: int,
+    table: str,
+    board: str,
+    *,
+    resend: bool = True,
+    langs: dict[str, str] | None = None,
 ) -> bool:
     """Begin a waiting board at a table (idempotent): ask every seat, send views and the deal order;
     True if this call started it. ``resend``: views go out again when the board had started already
-    (a retried deal); a re-drive after a crash (:func:`start_next`) sends them only when it starts."""
+    (a retried deal); a re-drive after a crash (:func:`start_next`) sends them only when it starts.
+    ``langs``: the board before's devices' languages, newer than those the board was made with."""
 
     def change(item: BoardStateItem) -> bool | Unchanged[bool]:
         if item.status != "waiting":
             return Unchanged(False)
+        if langs:
+            item.langs = {**(item.langs or {}), **langs}
         tableboard.start(item)
         return True
 
@@ -63,7 +73,9 @@ def start_next(rt: Runtime, item: BoardStateItem) -> bool:
     if item.status != "ended" or not item.next_board:
         return False
     try:
-        return start_board(rt, item.event_id, item.round, item.table, item.next_board, resend=False)
+        return start_board(
+            rt, item.event_id, item.round, item.table, item.next_board, resend=False, langs=item.langs
+        )
     except DoesNotExist:
         return False
 
@@ -108,4 +120,4 @@ def after_change(rt: Runtime, item: BoardStateItem, *, redealt: bool = False) ->
         )
         if item.next_board:
             with contextlib.suppress(DoesNotExist):
-                start_board(rt, item.event_id, item.round, item.table, item.next_board)
+                start_board(rt, item.event_id, item.round, item.table, item.next_board, langs=item.langs)

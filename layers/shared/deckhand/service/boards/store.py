@@ -99,6 +99,21 @@ def transact(
     raise LostRace(f"board {key} kept changing; gave up after {MAX_ATTEMPTS} attempts")
 
 
+def set_lang(item: BoardStateItem, seat: int, lang: str) -> BoardStateItem:
+    """The board as stored with ``seat``'s device drawing in ``lang`` (a hello that says one); no write
+    when it already does."""
+
+    def change(current: BoardStateItem) -> None | Unchanged[None]:
+        langs = dict(current.langs or {})
+        if langs.get(str(seat)) == lang:
+            return Unchanged(None)
+        current.langs = {**langs, str(seat): lang}
+        return None
+
+    updated, _ = transact((item.event_id, item.round, item.table, item.board), change, first=item)
+    return updated
+
+
 def _is_conditional_failure(exc: PutError) -> bool:
     return getattr(exc, "cause_response_code", "") == "ConditionalCheckFailedException"
 

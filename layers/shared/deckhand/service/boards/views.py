@@ -9,29 +9,30 @@ from ...engines.contract import Board
 from ...engines.registry import game
 from ..infra import outgoing
 from ..infra.messaging import Publisher, down_topic
+from ..infra.words import seat_lang, words
 from ..storage.models import BoardStateItem
 from .clocks import time_left
 from .log import ended_unplayed
 from .store import engine_of
 
-# What the handsets of a board the referee ended unplayed (service/refereeing/unplayed_boards.py) show of it.
-NOT_PLAYED = "board not played: ended by the referee"
-
 
 def view_message(item: BoardStateItem, seat: int, board: Board | None = None) -> dict[str, Any]:
-    """The seat's ``view`` (device protocol v2): the board's state and the screen its game draws."""
+    """The seat's ``view`` (device protocol v2): the board's state and the screen its game draws, in the
+    language of the seat's device (``item.langs``; English when it never said)."""
     g, loaded = engine_of(item) if board is None else (game(item.ruleset), board)
+    lang = seat_lang(item.langs, seat)
+    w = words(lang)
     # A game without a screen: its hand, in the engine's order, and nothing to choose.
-    drawn = g.screen(loaded, seat) if g.screen else {"h": format_cards(sorted(loaded.hand(seat)))}
+    drawn = g.screen(loaded, seat, lang) if g.screen else {"h": format_cards(sorted(loaded.hand(seat)))}
     if not any("m" in e for e in item.log if e["s"] >= 0):
         # A board's start (until a player first acts): whose handset this is, so a player at the
         # wrong seat sees it at once; at the round's start also the commitment published before play,
         # to check against the salt revealed at the round's end (docs/protocol.md, Verification).
         lines = [*drawn.get("l", [])]
         if item.names and seat < len(item.names) and item.names[seat]:
-            lines.append(outgoing.seat_line(item.names[seat], seat))
+            lines.append(outgoing.seat_line(w, item.names[seat], seat))
         if item.position == 0 and item.commitment:
-            lines.append(outgoing.commitment_line(item.commitment))
+            lines.append(outgoing.commitment_line(w, item.commitment))
         drawn = {**drawn, "l": lines}
     return outgoing.view(
         ruleset=item.ruleset,
@@ -63,7 +64,8 @@ def publish_views(
         thing = to if to is not None and seat == only_seat else device
         if thing and item.players[seat] and (only_seat is None or seat == only_seat):
             if ended_unplayed(item):  # the referee ended it: nothing more to see or do on it
-                publisher.publish(down_topic(thing), outgoing.stopped(item.board, NOT_PLAYED))
+                unplayed = words(seat_lang(item.langs, seat))("stopped.unplayed")
+                publisher.publish(down_topic(thing), outgoing.stopped(item.board, unplayed))
                 continue
             if board is None:
                 _, board = engine_of(item)

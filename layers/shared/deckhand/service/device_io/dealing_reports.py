@@ -17,6 +17,7 @@ from ..infra import outgoing
 from ..infra.clock import now_ms
 from ..infra.messaging import down_topic
 from ..infra.runtime import Runtime
+from ..infra.words import seat_lang, words
 from ..storage.models import BoardStateItem
 from .incoming import DEALER, BadMessage
 from .replies import ack, reject
@@ -92,11 +93,10 @@ def dealing_report(
     if problem:
         # The detail (which card lies where) goes to the dealing table that must fix it and to the
         # referee (the board's stop reason, in the round's status); handsets learn only that it stopped.
-        for t in item.devices:
+        for seat, t in enumerate(item.devices):
             if t:
-                rt.publisher.publish(
-                    down_topic(t), outgoing.stopped(item.board, outgoing.STOPPED_FOR_HANDSETS)
-                )
+                told = words(seat_lang(item.langs, seat))("stopped.referee")
+                rt.publisher.publish(down_topic(t), outgoing.stopped(item.board, told))
         rt.publisher.publish(down_topic(thing), outgoing.stopped(item.board, problem))
         return reject(rt, thing, msg, "deal_mismatch", problem)
     return ack(rt, thing, msg)

@@ -11,22 +11,24 @@ from ..boards.log import ended_unplayed
 from ..infra import outgoing
 from ..infra.messaging import down_topic
 from ..infra.runtime import Runtime
-from ..storage.models import BoardStateItem
+from ..storage.models import BoardStateItem, DeviceItem
 from .incoming import DEALER
 
 
 def hello(
     rt: Runtime,
     thing: str,
-    event_id: str,
+    device: DeviceItem,
     round_no: int,
-    table: str,
-    seat: int,
     msg: str,
+    lang: str | None = None,
     *,
     to: str | None = None,
 ) -> dict[str, Any]:
-    """A (re)connected device gets its full current view (a rebooted handset resumes mid-board).
+    """A (re)connected device gets its full current view (a rebooted handset resumes mid-board), in
+    ``lang`` when it says one: the board shown, and the one a crash left waiting, are drawn in it from
+    now on (a conditional write, none when they already are; later boards take it from the board before
+    or the device's assignment).
 
     What it costs is capped whatever the round: the event and the round (read before), then the
     table's boards in one batch read. A board left waiting after the one before it ended (a crash in
@@ -36,10 +38,16 @@ def hello(
     from ..boards.round_boards import boards_of_table
     from ..duplicate.rounds import get_round
 
+    event_id, table, seat = device.event_id, device.table, device.seat
     boards = boards_of_table(event_id, round_no, get_round(event_id, round_no), table)
     items = board_store.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
     current, restart = _where_the_table_is([items[(table, b)] for b in boards if (table, b) in items])
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
+    if lang is not None and seat != DEALER:
+        same = current is restart
+        restart = None if restart is None else board_store.set_lang(restart, seat, lang)
+        if current is not None:
+            current = restart if same else board_store.set_lang(current, seat, lang)
     if restart is not None:
         if board_progress.start_next(rt, restart):
             return {"status": "accepted"}

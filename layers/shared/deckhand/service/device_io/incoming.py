@@ -13,10 +13,12 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
 from ...engines.common.cards import parse_cards
+from ...engines.common.words import LANGS, Lang
 from ...engines.contract import Action
 from ...engines.registry import Game
 from ...errors import CardError
@@ -71,6 +73,16 @@ class _OnBoard(_Up):
 
 class Hello(_Up):
     t: Literal["hello"]
+    # The language the device's screens are drawn in from now on (remembered); absent: unchanged
+    # (a device that never says one gets English: the handsets).
+    lang: Lang | None = None
+
+    @field_validator("lang", mode="before")
+    @classmethod
+    def _language_given_is_one(cls, value: Any) -> Any:
+        if value is None:  # given as null: never "unchanged" (that is leaving it out)
+            raise ValueError("lang must be a language")
+        return value
 
 
 class Dealt(_OnBoard):
@@ -115,6 +127,7 @@ _TOKENS: TypeAdapter[list[str]] = TypeAdapter(Tokens, config=ConfigDict(strict=T
 # What a malformed field is told, by its place in the message (the first one wins, in this order).
 _WHY = (
     ("msg", "msg must be a message id of 1–64 letters, digits or _.:-"),
+    ("lang", f"lang must be one of {', '.join(map(repr, LANGS))}"),
     ("board", "board must be a board id"),
     ("cards", "cards must be a non-empty list of card tokens"),
     ("upto", "upto must be the number of cards read so far (1–108)"),

@@ -30,7 +30,8 @@ from ..boards.store import Unchanged
 from ..infra import outgoing
 from ..infra.clock import now_ms
 from ..infra.runtime import Runtime
-from ..organiser.events import get_device, get_event
+from ..infra.words import seat_lang
+from ..organiser.events import get_device, get_event, remember_lang
 from ..organiser.player_links import PLAYER_ROLE
 from ..storage.models import BoardStateItem, DeviceItem
 from . import player_devices
@@ -83,6 +84,8 @@ def _as_player(rt: Runtime, thing: str, message: Hello | Dealt | Act, device: De
     """A player device's message: its link checked again, then handled for its player's seat in the
     round (a player sitting out, or no round in play: a hello is only acknowledged)."""
     player_devices.check_link(device, thing)
+    if isinstance(message, Hello) and message.lang is not None:
+        remember_lang(thing, device, message.lang)  # on the player's device itself, wherever it sits
     try:
         return _route(rt, thing, message, player_devices.placed(device, _round_of(message, device)))
     except BadMessage as exc:
@@ -104,9 +107,11 @@ def _route(
         raise BadMessage(outgoing.UNKNOWN_DEVICE, f"thing {thing!r} is not assigned to any table")
     round_no = _round_of(message, device)
     if isinstance(message, Hello):
+        if message.lang is not None and device.seat != DEALER and device.role != PLAYER_ROLE:
+            remember_lang(thing, device, message.lang)  # a player device's was remembered before placing it
         # A player device gets its seat's view itself, whichever thing the board names for the seat.
         to = thing if device.role == PLAYER_ROLE else None
-        return hello(rt, thing, device.event_id, round_no, device.table, device.seat, message.msg, to=to)
+        return hello(rt, thing, device, round_no, message.msg, message.lang, to=to)
     if isinstance(message, Dealt) != (device.seat == DEALER):
         raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
     item = board_store.load(device.event_id, round_no, device.table, message.board)
@@ -181,7 +186,7 @@ def _offer(item: BoardStateItem, action: Action, code: str) -> dict[str, Any] | 
     g, board = board_store.engine_of(item)
     if g.offer is None:
         return None
-    return g.offer(board, action, code)
+    return g.offer(board, action, code, seat_lang(item.langs, action.seat))
 
 
 # A resend of the message that ended a board re-drives what its first delivery may not have done

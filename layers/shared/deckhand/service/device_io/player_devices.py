@@ -49,6 +49,7 @@ def placed(device: DeviceItem, round_no: int) -> DeviceItem:
                 seat=row["seats"].index(device.player),
                 role=device.role,
                 player=device.player,
+                lang=device.lang,
             )
     raise BadMessage(NOT_SEATED, f"player {device.player!r} sits at no table in round {round_no}")
 

@@ -28,7 +28,15 @@ from ..boards.round_items import derived_order, round_salt, store_round, stored_
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
-from ..organiser.events import Conflict, event_id_of, get_event, list_players, list_tables, things_taken
+from ..organiser.events import (
+    Conflict,
+    device_langs,
+    event_id_of,
+    get_event,
+    list_players,
+    list_tables,
+    things_taken,
+)
 from ..organiser.player_links import devices_of, link_things
 from ..storage.keys import (
     ACTIVE,
@@ -210,6 +218,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 players=[p or "" for p in entry["seats"]],
                 names=[names.get(p, p) if p else "" for p in entry["seats"]],
                 devices=entry["devices"],
+                langs=device_langs(entry["devices"]),
                 dealer=entry["dealer"],
                 next_board=boards[position + 1] if position + 1 < len(boards) else "",
                 previous_board=boards[position - 1] if position else "",

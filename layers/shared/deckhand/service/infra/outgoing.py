@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...engines.common.words import Words
+from . import words
+
 # Server → device: kind → every field it may carry (besides ``t``).
 DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "ack": ("msg", "v", "dup"),
@@ -18,21 +21,24 @@ DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
 }
-# Device → server, as ``service.devices`` parses them.
+# Device → server, as ``service.devices`` parses them. The firmware's are these but ``UP_ONLY_CLIENTS``:
+# fields a handset never sends (its display fonts have no CJK: it never says a language).
 UP_FIELDS: dict[str, tuple[str, ...]] = {
-    "hello": ("msg",),
+    "hello": ("msg", "lang"),
     "act": ("msg", "board", "r", "a"),
     "dealt": ("msg", "board", "r", "cards", "upto"),
 }
+UP_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"hello": ("lang",)}
 ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
 ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
 # The refusal of a thing assigned to no table (a hello too): the firmware shows it (protocol.UNKNOWN_DEVICE).
 UNKNOWN_DEVICE = "unknown_device"
 WHY_MAX = 200  # characters of a reason a device is sent
-# What a handset is told when its table's board stops: the detail (a misread names a card and where it
-# lies in a duplicate board other tables still play) is for the dealing table and the referee only.
-STOPPED_FOR_HANDSETS = "board stopped, referee called"
+# What a handset is told when its table's board stops (in its language: words.py's ``stopped.referee``):
+# the detail (a misread names a card and where it lies in a duplicate board other tables still play) is
+# for the dealing table and the referee only.
+STOPPED_FOR_HANDSETS = words.words()("stopped.referee")
 
 
 def ack(msg: str, *, version: int | None = None, duplicate: bool = False) -> dict[str, Any]:
@@ -121,16 +127,16 @@ COMMITMENT_DIGITS = 16  # the commitment's first 64 bits: enough to check by eye
 NAME_MAX = 24  # characters of a name on a handset's status line
 
 
-def seat_line(name: str, seat: int) -> str:
+def seat_line(w: Words, name: str, seat: int) -> str:
     """The status line a handset shows at a board's start: whose seat it is."""
     shown = name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
-    return f"You: {shown} (seat {seat})"
+    return w("seat_line", name=shown, n=seat)
 
 
-def commitment_line(commitment: str) -> str:
+def commitment_line(w: Words, commitment: str) -> str:
     """The status line a handset shows at the round's start: the round's published deal commitment."""
     digits = commitment[:COMMITMENT_DIGITS]
-    return "Deal commitment " + " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+    return w("commitment", digits=" ".join(digits[i : i + 4] for i in range(0, len(digits), 4)))
 
 
 def stopped(board: str, why: str) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from ..boards.round_items import round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
-from ..organiser.events import Conflict, event_id_of, list_tables, things_taken
+from ..organiser.events import Conflict, device_langs, event_id_of, list_tables, things_taken
 from ..organiser.match_settings import MatchFormat, MatchSettings
 from ..organiser.pairs import entrants, list_teams
 from ..organiser.player_links import devices_of, link_things
@@ -251,7 +251,16 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
         match = MatchItem.get(event_pk(event_id), match_sk(round_no, row["table"]), consistent_read=True)
         order = match_deal(round_item.salt, match.number, 1, g, settings.same_boards)
         deal_item(event_id, round_no, match.table, 1, order).save()
-        first = board_item(event_id, match, 1, first_carry(match), order, g.ruleset, round_item.commitment)
+        first = board_item(
+            event_id,
+            match,
+            1,
+            first_carry(match),
+            order,
+            g.ruleset,
+            round_item.commitment,
+            langs=device_langs(list(match.devices)),
+        )
         with contextlib.suppress(PutError):
             first.save(condition=first.__class__.pk.does_not_exist())
     # Scored without a table: a game a withdrawn pair forfeits, and the bye (RULES.md §4.3).

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError
+from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
 from pynamodb.expressions.condition import Condition
 
 from ...competition.grades import EventPlan, check_event
@@ -437,6 +437,37 @@ def get_device(thing: str, max_age: float = DEVICE_CACHE_SECONDS) -> DeviceItem 
         _DEVICE_CACHE.clear()  # made-up names by the thousand: start again rather than grow
     _DEVICE_CACHE[key] = (now, found)
     return found
+
+
+def remember_lang(thing: str, device: DeviceItem, lang: str) -> None:
+    """A device's language, said in its ``hello``: written on its assignment (idempotent, and only
+    while the thing is still assigned where ``device`` says: a thing moved since is not written), for
+    the boards made from now on (:func:`device_langs`); this process's cached assignment with it."""
+    if device.lang == lang:
+        return
+    try:
+        device.update(
+            actions=[DeviceItem.lang.set(lang)],
+            condition=(DeviceItem.event_id == device.event_id)
+            & (DeviceItem.table == device.table)
+            & (DeviceItem.seat == device.seat),
+        )
+    except UpdateError as exc:
+        if getattr(exc, "cause_response_code", "") != "ConditionalCheckFailedException":
+            raise
+        forget_device(thing)  # moved meanwhile: the message's placement is checked again
+
+
+def device_langs(things: list[str]) -> dict[str, str] | None:
+    """The languages of a table's devices by seat, for a board made for them (BoardStateItem.langs); None
+    when all draw in English. From the assignments as cached (a language said in the last minute may be
+    missing here: the device's next hello writes it on the board it is shown)."""
+    langs = {}
+    for seat, thing in enumerate(things):
+        device = get_device(thing) if thing else None
+        if device is not None and device.lang:
+            langs[str(seat)] = device.lang
+    return langs or None
 
 
 def forget_device(thing: str) -> None:

@@ -160,6 +160,7 @@ class DeviceItem(_Base):
     seat = IntAttribute()  # -1: the table's automatic dealer; -2: a player device (no fixed seat)
     role = UnicodeAttribute(null=True)  # None: a handset or dealing table; "player": a join link's device
     player = UnicodeAttribute(null=True)  # a player device's player
+    lang = UnicodeAttribute(null=True)  # the language its screens are drawn in (hello's lang; None: English)
 
 
 class LinkItem(_Base):
@@ -215,6 +216,9 @@ class BoardStateItem(_Base):
     players = JSONAttribute()  # per seat; "" = AI seat
     names = JSONAttribute(null=True)  # per seat: the player's registered name, shown on the handset
     devices = JSONAttribute()  # thing name per seat ("" = none)
+    # The language each seat's device draws in ({"<seat>": "zh-CN"}; a seat not listed: English): from
+    # the devices when the board is made, the board before when it starts, a device's hello since.
+    langs = JSONAttribute(null=True)
     dealer = UnicodeAttribute(default="")
     next_board = UnicodeAttribute(default="")  # the board this table plays after this one
     previous_board = UnicodeAttribute(default="")  # the board before it (its outcome is carried over)
