@@ -15,7 +15,7 @@ BROKER := tools/broker/node_modules/.installed
 # web/player/vendor/ (the page loads nothing from elsewhere).
 WEB := web/player/vendor/.installed
 
-.PHONY: test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
+.PHONY: play test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -95,6 +95,10 @@ pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER) $(WEB)
 
 # GAME: bigtwo, doudizhu, guandan, shengji; PRESET: a rule set of the game (shengji: yaoji2010, common).
 DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))
+# Try Deckhand: a local venue and a one-player event against the AI; open the printed URL (GAME=…).
+play: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
+	$(BIN)/deckhand play --game $(or $(GAME),bigtwo)
+
 demo: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
 	$(BIN)/deckhand demo --game $(DEMO_GAME) --seed $(or $(SEED),deckhand-demo) --out out/$(DEMO_GAME)
 
