@@ -19,6 +19,8 @@ class FakeApi:
         self.calls.append((method, path, body))
         if method == "DELETE":
             return {"player": "P1", "thing": "web-abcdefghij", "revoked": True}
+        if method == "GET":  # the export: who is registered, by name
+            return {"players": [{"id": "P1", "name": "王<b>芳</b>"}, {"id": "P2", "name": "Anna"}]}
         links = [{"player": p, "url": f"/play/#t=tok{p}", "thing": f"web-{p}"} for p in ("P1", "P2")]
         return {"links": links}
 
@@ -63,3 +65,40 @@ def test_revoke_link(monkeypatch):
     out = run(monkeypatch, api, event_command="revoke-link", event_id="cup", player="P1")
     assert json.loads(out)["revoked"] is True
     assert api.calls == [("DELETE", "/events/cup/links/P1", None)]
+
+
+def test_join_cards_print_a_qr_code_of_each_players_own_link_in_chinese(monkeypatch):
+    import segno
+    from deckhand_local.cli.join_cards import qr_svg
+
+    api = FakeApi()
+    page = run(
+        monkeypatch,
+        api,
+        event_command="join-links",
+        event_id="cup",
+        players=None,
+        base=None,
+        fmt="html",
+        lang="zh-CN",
+    )
+    assert page.startswith('<!doctype html><html lang="zh-CN">')
+    assert "用手机扫码入座" in page and "Scan" not in page
+    assert "王&lt;b&gt;芳&lt;/b&gt;" in page and "<b>芳" not in page  # a name is text, never markup
+    assert page.index("Anna") < page.index("王&lt;b&gt;")  # cards in name order
+    for player in ("P1", "P2"):
+        url = f"http://127.0.0.1:8080/play/#t=tok{player}"
+        assert qr_svg(url) in page and url in page
+        assert segno.make(url, error="m").designator.endswith("-M")
+    assert page.count("<svg") == 2
+    english = run(
+        monkeypatch,
+        FakeApi(),
+        event_command="join-links",
+        event_id="cup",
+        players=None,
+        base=None,
+        fmt="html",
+        lang="en",
+    )
+    assert '<html lang="en">' in english and "Scan with your phone" in english

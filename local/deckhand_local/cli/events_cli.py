@@ -178,9 +178,14 @@ def run_event_command(
         path = f"/events/{args.event_id}/rounds/{number}/pairing"
         result = api.request("PUT", path, read_document(stdin)) if args.override else api.request("GET", path)
     elif command == "join-links":
-        for link in join_links(
-            api, args.event_id, args.players, base=args.base, deployed=args.api is not None
-        ):
+        links = join_links(api, args.event_id, args.players, base=args.base, deployed=args.api is not None)
+        if getattr(args, "fmt", "jsonl") == "html":
+            from .join_cards import join_cards, names_of
+
+            names = names_of(api.request("GET", f"/events/{args.event_id}/export"))
+            stdout.write(join_cards(args.event_id, links, names, args.lang))
+            return 0
+        for link in links:
             stdout.write(json.dumps(link, ensure_ascii=False) + "\n")
         return 0
     elif command == "revoke-link":

@@ -138,6 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--base",
         help="where players open the client (default: the local venue's HTTP address; required with --api)",
     )
+    p.add_argument(
+        "--format",
+        choices=["jsonl", "html"],
+        default="jsonl",
+        dest="fmt",
+        help="jsonl (default), or html: printable join cards, a QR code each",
+    )
+    p.add_argument(
+        "--lang", choices=["zh-CN", "en"], default="zh-CN", help="the cards' language (default zh-CN)"
+    )
     p = event_sub.add_parser(
         "revoke-link", help="revoke a player's join link: their device is cut off at once"
     )
