@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("status", "a round's status (default: the current round)"),
         (
             "seating",
-            "where everyone sits in a round: table, seat, player, handset (--format html: guide cards)",
+            "where everyone sits in a round: table, seat, player, handset (--format html: guide cards, Chinese by default)",
         ),
         ("calls", "the handsets' calls for the referee in a round, by table and time"),
         ("audit", "the event's audit log: every referee action and pairing override, who and when"),
@@ -182,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--round", type=int, help="round number (default: the current round)")
         if name == "seating":
             p.add_argument("--format", choices=["json", "html"], default="json", dest="fmt")
+            p.add_argument(
+                "--lang",
+                choices=["zh-CN", "en"],
+                default="zh-CN",
+                help="the guide cards' language (default zh-CN)",
+            )
         if name in ("status", "retry-deal"):
             p.add_argument("--round", type=int, help="round number (default: the current round)")
         if name == "status":
