@@ -1,6 +1,9 @@
 """template.yaml: cfn-lint clean (run by `make test`), and the security properties read from it."""
 
+import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -245,3 +248,34 @@ def test_player_page_url_is_an_output(template):
     # publish-page finds the bucket and the distribution by these outputs.
     assert template["Outputs"]["PlayerPageBucketName"]["Value"] == {"Ref": "PlayerPageBucket"}
     assert template["Outputs"]["PlayerPageDistributionId"]["Value"] == {"Ref": "PlayerPageDistribution"}
+
+
+def test_player_page_function_serves_play_s_index_and_sends_the_rest_there(template):
+    """The viewer-request function, run in Node: /play/ is play/index.html (S3 has no folder index),
+    / and /play go to /play/, every file's address is left alone."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node (make installs the venue's broker with it)")
+    function = template["Resources"]["PlayerPageIndex"]["Properties"]
+    behaviour = the_one(template, "AWS::CloudFront::Distribution")["DistributionConfig"][
+        "DefaultCacheBehavior"
+    ]
+    assert behaviour["FunctionAssociations"] == [
+        {
+            "EventType": "viewer-request",
+            "FunctionARN": {"GetAtt": "PlayerPageIndex.FunctionMetadata.FunctionARN"},
+        }
+    ]
+    uris = ["/", "/play", "/play/", "/play/main.js", "/play/vendor/mqtt.esm.js", "/play/config.json"]
+    script = function["FunctionCode"] + (
+        f"\nconsole.log(JSON.stringify({json.dumps(uris)}.map(uri => handler({{request: {{uri}}}}))))"
+    )
+    ran = subprocess.run([node, "-e", script], capture_output=True, check=True, timeout=30)
+    answers = dict(zip(uris, json.loads(ran.stdout), strict=True))
+    for uri in ["/", "/play"]:
+        assert answers[uri]["statusCode"] == 301 and answers[uri]["headers"]["location"] == {
+            "value": "/play/"
+        }
+    assert answers["/play/"] == {"uri": "/play/index.html"}
+    for uri in uris[3:]:
+        assert answers[uri] == {"uri": uri}
