@@ -53,6 +53,13 @@ def test_join_links_for_some_players_at_another_base(monkeypatch):
     assert api.calls == [("POST", "/events/cup/links", {"players": ["P1"]})]
 
 
+def test_join_links_at_the_pages_own_address_on_aws(monkeypatch):
+    api = FakeApi()
+    page = "https://d111111abcdef8.cloudfront.net/play/"  # the stack's PlayerPageUrl output
+    out = run(monkeypatch, api, event_command="join-links", event_id="cup", players=["P1"], base=page)
+    assert json.loads(out.splitlines()[0])["url"] == "https://d111111abcdef8.cloudfront.net/play/#t=tokP1"
+
+
 def test_a_base_that_is_no_web_address_is_refused_before_any_link_is_issued(monkeypatch):
     api = FakeApi()
     with pytest.raises(DeckhandError, match="not an http"):

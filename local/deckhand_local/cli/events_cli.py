@@ -133,7 +133,9 @@ def join_links(
     fragment: a browser never sends it to a server, so it reaches no log and no Referer)."""
     if base is None and deployed:
         raise DeckhandError("--base is required with --api: the address where players open the client")
-    root = (base or api.api).rstrip("/")
+    # The page's own address (a stack's PlayerPageUrl output, https://<distribution>/play/) is taken as
+    # its site's: the links' path already names the page.
+    root = (base or api.api).rstrip("/").removesuffix("/play")
     if not root.startswith(("http://", "https://")):
         raise DeckhandError(f"--base {root!r} is not an http:// or https:// address")
     body = {"players": players} if players else None

@@ -347,6 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_verify.add_argument(
         "export", help="an export (results.json, or `deckhand event export` JSON); - for stdin"
     )
+    p_publish = sub.add_parser(
+        "publish-page",
+        help="the player's page onto a deployed stack: its files and config.json to the bucket, CloudFront invalidated",
+    )
+    p_publish.add_argument("--stack", required=True, help="the deployed stack's name (sam deploy's stack)")
+    p_publish.add_argument("--region", help="the stack's region (default: the AWS configuration's)")
     matchplay.add_parsers(sub)
     return parser
 
@@ -423,6 +429,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .verify import run_verify
 
         return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
+    if args.command == "publish-page":
+        from .publish_page import run_publish_page
+
+        return run_publish_page(args.stack, args.region, sys.stdout)
     if args.command == "play":
         from .play import run_play
 
