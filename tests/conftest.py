@@ -20,8 +20,7 @@ import threading
 import pytest
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)
 from hypothesis import settings
-
-SHARED_SCOPES = {"module", "class", "package"}
+from parallel_groups import group_by_shared_fixtures
 
 
 def _moto_writes_atomic() -> None:
@@ -54,15 +53,8 @@ settings.load_profile("fixed" if int(os.environ.get("DECKHAND_TEST_DEPTH", "1"))
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under xdist's ``loadgroup``, a test that uses a module- or class-scoped fixture goes to its
-    module's group: otherwise each worker that got one of the module's tests would start its own venue.
-    Tests without such a fixture stay free to run on any worker."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None or item.get_closest_marker("xdist_group"):
-            continue
-        if any(defs[-1].scope in SHARED_SCOPES for defs in info.name2fixturedefs.values()):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    """Before xdist reads the groups (tests/parallel_groups.py says which tests share a worker)."""
+    group_by_shared_fixtures(items)
 
 
 @pytest.fixture(scope="session")
