@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from typing import Any
 
@@ -357,8 +358,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM unwinds like Ctrl-C: the ``finally`` blocks stop the database, broker and venue that a
+    command started, where Python's default would leave them running as orphans."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminated)  # commands that wait (venue, play) install their own
     try:
         return _dispatch(args)
     except BrokenPipeError:
