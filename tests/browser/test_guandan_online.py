@@ -1,0 +1,268 @@
+"""An online Guandan match (非限定场地赛: no venue tables, each player on their own phone): four people
+open their join links on four phone-sized pages, play the match to its end by tapping — tribute and
+return included — and find it on the results site; every WebSocket frame one of them received is
+read for another seat's cards."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from phone_pages import PHONE, answered, hand, no_sideways_scroll, root, settled, tap_option, wait
+
+pytest.importorskip("playwright")
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.xdist_group("guandan-online"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),
+]
+DECKHAND = Path(sys.executable).with_name("deckhand")
+EVENT = "gd-online"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def online_venue(tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str) -> Iterator[Any]:
+    """A venue with its WebSocket listener and an online Guandan match event of two pairs (two boards
+    a match), each player's join link issued, round 1 not started."""
+    from deckhand.engines.registry import by_alias
+    from deckhand_local.venue.api_client import ApiClient
+    from deckhand_local.venue.local import Venue, free_port
+    from deckhand_local.venue.tables import unique_table_name
+
+    state = tmp_path_factory.mktemp("guandan-online")
+    venue = Venue(
+        mqtt_port=free_port(),
+        http_port=0,
+        ws_port=0,
+        state_dir=state,
+        dynamodb_endpoint=dynamodb_local,
+        table=unique_table_name("gdweb"),
+    ).start()
+    try:
+        api = ApiClient(state_dir=state)
+        spec = by_alias("guandan")
+        assert spec.short_match is not None
+        api.request(
+            "POST",
+            "/events",
+            {
+                "event_id": EVENT,
+                "name": "掼蛋网上赛",
+                "ruleset": spec.ruleset,
+                "grade": "unrated",
+                "rounds": 1,
+                "venue": False,
+                "start": dt.date.today().isoformat(),
+                "seed": "gd-web",
+                "deal_seed": "gd-web",
+                "match": {"format": "swiss", "swiss": {"lot_seed": 7}},
+                "options": spec.short_match(2, 30),
+            },
+        )
+        pairs = [
+            {
+                "id": f"P{i}",
+                "name": f"Pair {i}",
+                "players": [{"id": f"P{i}{m}", "name": f"Player {i}{m}"} for m in "ab"],
+            }
+            for i in (1, 2)
+        ]
+        api.request("POST", f"/events/{EVENT}/pairs", {"pairs": pairs})
+        links = api.request("POST", f"/events/{EVENT}/links", {})["links"]
+        venue.api_client = api
+        venue.links = links
+        venue.state = state
+        yield venue
+    finally:
+        venue.stop()
+
+
+def selectable(page: Any) -> Any:
+    return page.locator('[data-card]:not([aria-disabled="true"])')
+
+
+def lead_group(tokens: list[str]) -> list[int]:
+    """The places of every copy of the hand's first card's rank (a single, pair, triple or bomb)."""
+    first = tokens[0]
+    if first in ("BJ", "RJ"):
+        return [i for i, t in enumerate(tokens) if t == first]
+    return [i for i, t in enumerate(tokens) if t not in ("BJ", "RJ") and t[1:] == first[1:]]
+
+
+class Player:
+    """One phone: decides by tapping what the page offers, and remembers what happened."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.kinds: list[str] = []  # the kind of every option tapped
+        self.readings = 0
+
+    def act(self) -> bool:
+        page = self.page
+        if not settled(page):
+            return False
+        kinds = [o.get_attribute("data-kind") for o in page.locator("[data-option]").all()]
+        if not kinds:
+            return False
+        if "tribute" in kinds or "return" in kinds:
+            selectable(page).first.tap()  # the ask's s: only the legal cards can be chosen
+            kind = "tribute" if "tribute" in kinds else "return"
+        elif "pass" in kinds:
+            kind = "pass"
+        elif "play" in kinds:
+            return self.lead()
+        else:
+            kind = kinds[0]
+        tap_option(page, kind)
+        self.kinds.append(kind)
+        assert answered(page) in (None, "phase_closed", "already_decided")
+        return True
+
+    def lead(self) -> bool:
+        page = self.page
+        cards = page.locator("[data-card]")
+        for group in (lead_group(hand(page)), [0]):
+            for i in group:
+                cards.nth(i).tap()
+            tap_option(page, "play")
+            code = answered(page)
+            if code == "reading_needed":
+                # The cards read several ways (a wild heart level card): the page offers each reading.
+                wait(lambda: page.locator("[data-option]").count() > 0, what="the readings")
+                page.locator("[data-option]").first.tap()
+                code = answered(page)
+                self.readings += 1
+            if code in (None, "phase_closed", "already_decided"):
+                self.kinds.append("play")
+                return True
+            # Refused (a group that is no legal play): unselect and lead the first card alone.
+            for i in range(cards.count()):
+                if cards.nth(i).get_attribute("aria-pressed") == "true":
+                    cards.nth(i).tap()
+        raise AssertionError(f"no lead was accepted: {hand(page)}")
+
+
+def test_four_phones_play_an_online_guandan_match_to_the_results_site(online_venue, new_context, shots):
+    venue = online_venue
+    assert len(venue.links) == 4
+    frames: list[bytes] = []  # every frame the first page receives
+    pages = []
+    for n, link in enumerate(venue.links):
+        context = new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
+        page = context.new_page()
+        if n == 0:
+            page.on(
+                "websocket",
+                lambda ws: ws.on(
+                    "framereceived", lambda f: frames.append(f if isinstance(f, bytes) else f.encode())
+                ),
+            )
+        errors: list[str] = []
+        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+        page.errors = errors
+        shots.append(page)
+        page.goto(venue.api_url + link["url"])  # no lang: Chinese by default
+        pages.append(page)
+    for page in pages:
+        wait(lambda page=page: root(page, "online") == "true", what="the page online")
+        assert page.locator("html").get_attribute("lang") == "zh-CN"
+        no_sideways_scroll(page)
+    venue.api_client.request("POST", f"/events/{EVENT}/rounds")
+    for page in pages:
+        wait(lambda page=page: len(hand(page)) == 27, what="the deal", timeout=60)
+        no_sideways_scroll(page)
+    players = [Player(page) for page in pages]
+    deadline = time.monotonic() + 170
+    while venue.api_client.request("GET", f"/events/{EVENT}/rounds/1")["status"] != "done":
+        assert time.monotonic() < deadline, "the match did not end"
+        moved = False
+        for player in players:
+            if player.act():
+                moved = True
+                no_sideways_scroll(player.page)
+                lines = player.page.locator("[data-line]").all_inner_texts()
+                assert all(CJK.search(text) for text in lines), lines
+        if not moved:
+            time.sleep(0.1)
+    kinds = [kind for player in players for kind in player.kinds]
+    assert "tribute" in kinds and "return" in kinds, kinds  # board 2 opens with a tribute and its return
+    for page in pages:
+        no_sideways_scroll(page)
+        assert page.errors == [], page.errors
+
+    doc = venue.api_client.request("GET", f"/events/{EVENT}/export")
+    assert_no_frame_showed_another_seats_cards(frames, doc)
+    site = venue.state / "site"
+    export = venue.state / "export.json"
+    export.write_text(json.dumps(doc))
+    built = subprocess.run(
+        [str(DECKHAND), "site", str(export), "--out", str(site)], capture_output=True, text=True, timeout=60
+    )
+    assert built.returncode == 0, built.stderr
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    shots.append(page)
+    page.goto((site / "index.html").as_uri())
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    text = page.locator("body").inner_text()
+    assert "Pair 1" in text and "Pair 2" in text, text
+    assert "排名" in text or "名次" in text, text
+    no_sideways_scroll(page)
+
+
+def assert_no_frame_showed_another_seats_cards(frames: list[bytes], doc: dict[str, Any]) -> None:
+    """The cards the other seats never played, paid or returned stayed hidden: no frame the first page
+    received names one of them, as a token or as the screen writes it (a two-deck card counts only when
+    every copy of it stayed hidden and the page's own seat never held it)."""
+    from deckhand.engines.common.cards import parse_card
+    from deckhand.engines.common.words import Words
+
+    received = b"".join(frames)
+    seats = {int(s) for s in re.findall(rb'"t":"view"[^{}]*?"s":(\d+)', received)}
+    assert len(seats) == 1, seats  # the page's one seat in the match
+    (mine,) = seats
+    per_board: dict[str, bytes] = {}  # what arrived while the page showed each board
+    marks = list(re.finditer(rb'"t":"view","g":"[^"]+","b":"([^"]+)"', received))
+    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+        board_id = mark.group(1).decode()
+        end = after.start() if after is not None else len(received)
+        per_board[board_id] = per_board.get(board_id, b"") + received[mark.start() : end]
+    boards = [b for b in walk(doc) if "hands" in b.get("deal", {})]
+    assert len(boards) == len(per_board) >= 2, (len(boards), sorted(per_board))
+    words = Words("zh-CN")
+    checked = 0
+    for number, board in enumerate(boards, 1):
+        shown = per_board[str(number)]
+        seen: set[str] = set(board["deal"]["hands"][mine])
+        for record in board.get("play", []):
+            seen.update(record.get("c", []))  # played, paid in tribute or returned: shown by the rules
+            for step in record.get("steps", []):
+                seen.update(step.get("c", []))
+        hidden = {t for seat, h in enumerate(board["deal"]["hands"]) if seat != mine for t in h} - seen
+        for token in hidden:
+            checked += 1
+            assert f'"{token}"'.encode() not in shown, (number, token)
+            assert words.card(parse_card(token)).encode() not in shown, (number, token)
+    assert checked, "every card was shown: nothing to check"
+    assert received.count(b'"t":"view"') > 10
+
+
+def walk(value: Any) -> list[dict[str, Any]]:
+    """Every object inside a JSON document."""
+    found = []
+    if isinstance(value, dict):
+        found.append(value)
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found.extend(walk(item))
+    return found
