@@ -97,7 +97,7 @@ pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER) $(WEB)
 DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))
 # Try Deckhand: a local venue and a one-player event against the AI; open the printed URL (GAME=…).
 play: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
-	$(BIN)/deckhand play --game $(or $(GAME),bigtwo)
+	$(BIN)/deckhand play $(if $(GAME),--game $(GAME))
 
 demo: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
 	$(BIN)/deckhand demo --game $(DEMO_GAME) --seed $(or $(SEED),deckhand-demo) --out out/$(DEMO_GAME)

@@ -26,8 +26,13 @@ DENIED = {"isAuthenticated": False}
 
 
 def credentials(event):
-    """(username, password, client id) of an MQTT CONNECT, or None when the event carries none. The
-    username may end in IoT Core's ``?x-amz-customauthorizer-name=…`` when the authorizer is named there."""
+    """(username, password, client id) of an MQTT CONNECT, or None when the event carries none.
+
+    IoT Core passes the CONNECT's username as the device sent it and its password base64-encoded. The
+    page names this authorizer on its ``wss://…/mqtt?x-amz-customauthorizer-name=…`` URL (that query
+    arrives in ``protocolData.http.queryString``, the username is the thing alone); a client that
+    names it in the username instead sends ``<thing>?x-amz-customauthorizer-name=…`` (with an SDK's
+    own ``SDK=…&Version=…`` there too): the thing is what precedes the ``?``."""
     data = event.get("protocolData") if isinstance(event, dict) else None
     mqtt = data.get("mqtt") if isinstance(data, dict) else None
     if not isinstance(mqtt, dict):
@@ -39,7 +44,7 @@ def credentials(event):
         decoded = base64.b64decode(password, validate=True).decode("ascii")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
-    return username.split("?", 1)[0], decoded, mqtt.get("clientId")
+    return username.partition("?")[0], decoded, mqtt.get("clientId")
 
 
 def policy(grant: Grant, arn_prefix: str) -> str:

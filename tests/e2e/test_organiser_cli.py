@@ -51,7 +51,7 @@ def test_the_organiser_runs_an_event_from_the_command_line(venue, capsys, monkey
     # Where everyone sits, with the handset (the organiser is the event's staff), and guide cards.
     assert sorted((s["seat"], s["thing"]) for s in started["seating"]) == list(enumerate(THINGS))
     code, page, _ = deckhand(capsys, monkeypatch, state, "seating", "org", "--format", "html")
-    assert code == 0 and page.count('class="card"') == len(THINGS) and "Table T1" in page
+    assert code == 0 and page.count('class="card"') == len(THINGS) and "T1 桌" in page
     # The live results site, for anyone in the hall: no token, the round's progress, no score yet.
     import urllib.request
 

@@ -40,7 +40,7 @@ def test_every_package_of_the_code_is_in_the_map():
 
 def test_the_map_names_only_files_and_folders_that_exist():
     text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"`((?:functions|device|tools|docs|tests|bench)/[\w/.-]*)`", text))
+    named = set(re.findall(r"`((?:functions|device|tools|docs|tests|bench|web)/[\w/.-]*)`", text))
     assert named and {n for n in named if not (ROOT / n).exists()} == set()
 
 

@@ -1,6 +1,9 @@
 """template.yaml: cfn-lint clean (run by `make test`), and the security properties read from it."""
 
+import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -182,3 +185,97 @@ def test_player_authorizer_is_unsigned_invoked_only_by_iot_and_reads_only(templa
     function = template["Resources"]["AuthorizerFunction"]["Properties"]
     assert function["Policies"] == [{"DynamoDBReadPolicy": {"TableName": {"Ref": "EventTable"}}}]
     assert function["Handler"] == "app.handler" and function["CodeUri"] == "functions/authorizer/"
+
+
+def the_one(template, kind):
+    (resource,) = resources(template, kind).values()
+    return resource["Properties"]
+
+
+def test_player_page_bucket_is_private_encrypted_and_tls_only(template):
+    bucket = the_one(template, "AWS::S3::Bucket")
+    assert bucket["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    assert bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert "WebsiteConfiguration" not in bucket  # never the public website endpoint
+    statements = the_one(template, "AWS::S3::BucketPolicy")["PolicyDocument"]["Statement"]
+    (deny,) = [s for s in statements if s["Effect"] == "Deny"]
+    assert deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}} and deny["Action"] == "s3:*"
+    (allow,) = [s for s in statements if s["Effect"] == "Allow"]
+    # Only CloudFront, and only for this distribution, reads; nobody else is granted anything.
+    assert allow["Principal"] == {"Service": "cloudfront.amazonaws.com"} and allow["Action"] == "s3:GetObject"
+    source = allow["Condition"]["StringEquals"]["AWS:SourceArn"]["Sub"]
+    assert source.endswith(":distribution/${PlayerPageDistribution}")
+
+
+def test_player_page_is_served_by_cloudfront_over_https_with_origin_access_control(template):
+    config = the_one(template, "AWS::CloudFront::Distribution")["DistributionConfig"]
+    (origin,) = config["Origins"]
+    assert origin["OriginAccessControlId"] == {"GetAtt": "PlayerPageOriginAccess.Id"}
+    assert origin["S3OriginConfig"] == {"OriginAccessIdentity": ""}  # not the legacy identity
+    assert not resources(template, "AWS::CloudFront::CloudFrontOriginAccessIdentity")
+    oac = the_one(template, "AWS::CloudFront::OriginAccessControl")["OriginAccessControlConfig"]
+    assert oac["SigningBehavior"] == "always" and oac["OriginAccessControlOriginType"] == "s3"
+    behaviours = [config["DefaultCacheBehavior"], *config["CacheBehaviors"]]
+    for behaviour in behaviours:
+        assert behaviour["ViewerProtocolPolicy"] == "redirect-to-https"
+        assert behaviour["ResponseHeadersPolicyId"] == {"Ref": "PlayerPageHeaders"}
+        assert behaviour["AllowedMethods"] == ["GET", "HEAD"]
+    assert config["DefaultRootObject"] == "index.html"
+    # The vendored files are cached long; the page's own files and config.json a minute.
+    assert [b["PathPattern"] for b in config["CacheBehaviors"]] == ["play/vendor/*"]
+    short = the_one(template, "AWS::CloudFront::CachePolicy")["CachePolicyConfig"]
+    assert short["MaxTTL"] <= 300
+
+
+def test_player_page_headers_are_the_venue_s(template):
+    from deckhand_local.venue.player_site import POLICY
+
+    headers = the_one(template, "AWS::CloudFront::ResponseHeadersPolicy")["ResponseHeadersPolicyConfig"]
+    security = headers["SecurityHeadersConfig"]
+    assert security["ContentSecurityPolicy"] == {"ContentSecurityPolicy": POLICY, "Override": True}
+    assert security["ContentTypeOptions"] == {"Override": True}
+    assert security["ReferrerPolicy"] == {"ReferrerPolicy": "no-referrer", "Override": True}
+
+
+def test_player_page_url_is_an_output(template):
+    output = template["Outputs"]["PlayerPageUrl"]["Value"]["Sub"]
+    assert output == "https://${PlayerPageDistribution.DomainName}/play/"
+    # publish-page finds the bucket and the distribution by these outputs.
+    assert template["Outputs"]["PlayerPageBucketName"]["Value"] == {"Ref": "PlayerPageBucket"}
+    assert template["Outputs"]["PlayerPageDistributionId"]["Value"] == {"Ref": "PlayerPageDistribution"}
+
+
+def test_player_page_function_serves_play_s_index_and_sends_the_rest_there(template):
+    """The viewer-request function, run in Node: /play/ is play/index.html (S3 has no folder index),
+    / and /play go to /play/, every file's address is left alone."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node (make installs the venue's broker with it)")
+    function = template["Resources"]["PlayerPageIndex"]["Properties"]
+    behaviour = the_one(template, "AWS::CloudFront::Distribution")["DistributionConfig"][
+        "DefaultCacheBehavior"
+    ]
+    assert behaviour["FunctionAssociations"] == [
+        {
+            "EventType": "viewer-request",
+            "FunctionARN": {"GetAtt": "PlayerPageIndex.FunctionMetadata.FunctionARN"},
+        }
+    ]
+    uris = ["/", "/play", "/play/", "/play/main.js", "/play/vendor/mqtt.esm.js", "/play/config.json"]
+    script = function["FunctionCode"] + (
+        f"\nconsole.log(JSON.stringify({json.dumps(uris)}.map(uri => handler({{request: {{uri}}}}))))"
+    )
+    ran = subprocess.run([node, "-e", script], capture_output=True, check=True, timeout=30)
+    answers = dict(zip(uris, json.loads(ran.stdout), strict=True))
+    for uri in ["/", "/play"]:
+        assert answers[uri]["statusCode"] == 301 and answers[uri]["headers"]["location"] == {
+            "value": "/play/"
+        }
+    assert answers["/play/"] == {"uri": "/play/index.html"}
+    for uri in uris[3:]:
+        assert answers[uri] == {"uri": uri}

@@ -36,25 +36,25 @@ def broker():
 
 def test_a_thing_over_websocket_talks_on_its_own_topics(broker):
     ws_port, server = broker
-    a = ws_thing(ws_port, "web-A")
+    a = ws_thing(ws_port, "hs-A")
     assert a.accepted
-    a.subscribe("dh/web-A/down")
-    server.publish("dh/web-A/down", b'{"t":"ack","msg":"m1"}')
-    a.publish("dh/web-A/up", b'{"t":"hello","msg":"h1"}')
+    a.subscribe("dh/hs-A/down")
+    server.publish("dh/hs-A/down", b'{"t":"ack","msg":"m1"}')
+    a.publish("dh/hs-A/up", b'{"t":"hello","msg":"h1"}')
     time.sleep(SETTLE)
     a.close()
-    assert a.messages == [("dh/web-A/down", b'{"t":"ack","msg":"m1"}')]
-    assert ("dh/web-A/up", b'{"t":"hello","msg":"h1"}') in server.messages
+    assert a.messages == [("dh/hs-A/down", b'{"t":"ack","msg":"m1"}')]
+    assert ("dh/hs-A/up", b'{"t":"hello","msg":"h1"}') in server.messages
 
 
 def test_websocket_clients_without_their_own_credentials_are_refused(broker):
     ws_port, _ = broker
     refused = [
         ws_client(ws_port, "snoop"),  # anonymous
-        ws_thing(ws_port, "web-A", password="guess"),
-        ws_thing(ws_port, "web-A", password=CREDENTIALS.password("web-B")),  # another thing's password
-        ws_thing(ws_port, "web-A", client_id="web-B"),  # its own password, another's client id
-        ws_client(ws_port, "bridge-x", SERVER, CREDENTIALS.password("web-A")),
+        ws_thing(ws_port, "hs-A", password="guess"),
+        ws_thing(ws_port, "hs-A", password=CREDENTIALS.password("hs-B")),  # another thing's password
+        ws_thing(ws_port, "hs-A", client_id="hs-B"),  # its own password, another's client id
+        ws_client(ws_port, "bridge-x", SERVER, CREDENTIALS.password("hs-A")),
     ]
     for client in refused:
         client.close()
@@ -63,29 +63,29 @@ def test_websocket_clients_without_their_own_credentials_are_refused(broker):
 
 def test_over_websocket_a_thing_reads_and_writes_nothing_of_another(broker):
     ws_port, server = broker
-    b = ws_thing(ws_port, "web-B")
-    b.subscribe("dh/web-B/down")
-    a = ws_thing(ws_port, "web-A")
-    a.subscribe("dh/web-A/down", "dh/web-B/down", "dh/+/down", "dh/#", "#", "dh/+/up")
+    b = ws_thing(ws_port, "hs-B")
+    b.subscribe("dh/hs-B/down")
+    a = ws_thing(ws_port, "hs-A")
+    a.subscribe("dh/hs-A/down", "dh/hs-B/down", "dh/+/down", "dh/#", "#", "dh/+/up")
     before = len(server.messages)
-    server.publish("dh/web-B/down", b'{"t":"view","h":["SA"]}')
+    server.publish("dh/hs-B/down", b'{"t":"view","h":["SA"]}')
     server.publish("dh/events/cup", b"event news")
-    a.publish("dh/web-B/up", b'{"t":"act","msg":"forged"}')
-    a.publish("dh/web-B/down", b'{"t":"ack","msg":"forged"}')
+    a.publish("dh/hs-B/up", b'{"t":"act","msg":"forged"}')
+    a.publish("dh/hs-B/down", b'{"t":"ack","msg":"forged"}')
     time.sleep(SETTLE)
     a.close()
     b.close()
     assert a.messages == []
-    assert b.messages == [("dh/web-B/down", b'{"t":"view","h":["SA"]}')]
+    assert b.messages == [("dh/hs-B/down", b'{"t":"view","h":["SA"]}')]
     assert server.messages[before:] == []
 
 
 def test_a_packet_over_a_things_limit_cuts_the_websocket_connection(broker):
     ws_port, server = broker
-    a = ws_thing(ws_port, "web-A")
+    a = ws_thing(ws_port, "hs-A")
     assert a.accepted
     before = len(server.messages)
-    a.publish("dh/web-A/up", b"x" * 20000)  # a device's message is under 1 KiB
+    a.publish("dh/hs-A/up", b"x" * 20000)  # a device's message is under 1 KiB
     assert a.gone.wait(5)
     a.close()
     time.sleep(SETTLE)

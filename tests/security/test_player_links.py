@@ -194,9 +194,59 @@ def test_the_authorizer_grants_only_the_players_own_topics(api: Any) -> None:
     }
     assert all(s["Effect"] == "Allow" for s in statements)
     assert links["P2"]["thing"] not in document and "*" not in document
-    # IoT Core may pass the authorizer's name in the username's query string.
-    named = f"{thing}?x-amz-customauthorizer-name=deckhand-players-dev"
-    assert handler.handler(authorizer_event(named, token_of(p1)), FakeContext())["isAuthenticated"] is True
+
+
+def wss_event(username: str, password: str, client_id: str, query: str = "") -> dict[str, Any]:
+    """What IoT Core hands the authorizer for MQTT over WSS (the page's way in): the upgrade request's
+    headers and query string beside the CONNECT's username, base64 password and client id."""
+    event = authorizer_event(username, password, client_id)
+    event["protocols"] = ["tls", "http", "mqtt"]
+    event["protocolData"]["http"] = {
+        "headers": {
+            "host": "abc123-ats.iot.eu-west-1.amazonaws.com",
+            "upgrade": "websocket",
+            "sec-websocket-protocol": "mqtt",
+            "origin": "https://d111111abcdef8.cloudfront.net",
+        },
+        "queryString": query,
+    }
+    return event
+
+
+@pytest.mark.parametrize(
+    ("username", "query"),
+    [
+        # The page's way: the authorizer named on the wss:// URL, the username the thing alone.
+        ("{thing}", "?x-amz-customauthorizer-name=deckhand-players-dev"),
+        # The authorizer named in the username's query string, which IoT Core passes on as sent.
+        ("{thing}?x-amz-customauthorizer-name=deckhand-players-dev", ""),
+        # An SDK's own parameters in the same query string.
+        ("{thing}?SDK=JS&Version=2.0&x-amz-customauthorizer-name=deckhand-players-dev", ""),
+    ],
+)
+def test_the_authorizer_reads_the_thing_however_the_authorizer_is_named(
+    api: Any, username: str, query: str
+) -> None:
+    handler = load_handler("authorizer")
+    p1 = issue(api, ["P1"])["P1"]
+    thing = p1["thing"]
+    event = wss_event(username.format(thing=thing), token_of(p1), thing, query)
+    answer = handler.handler(event, FakeContext())
+    assert answer["isAuthenticated"] is True
+    assert f":client/{thing}" in answer["policyDocuments"][0]
+
+
+def test_the_authorizer_refuses_a_username_naming_another_thing_before_its_query(api: Any) -> None:
+    handler = load_handler("authorizer")
+    links = issue(api, ["P1", "P2"])
+    p1, p2 = links["P1"], links["P2"]
+    for username in [
+        f"{p2['thing']}?x-amz-customauthorizer-name=deckhand-players-dev",
+        f"?{p1['thing']}",
+        f"{p1['thing']}x?x-amz-customauthorizer-name=deckhand-players-dev",
+    ]:
+        event = wss_event(username, token_of(p1), p1["thing"])
+        assert handler.handler(event, FakeContext()) == {"isAuthenticated": False}, username
 
 
 def test_the_authorizer_refuses_expired_revoked_forged_and_malformed_credentials(api: Any) -> None:

@@ -1,6 +1,7 @@
 """`deckhand event seating`: the seating rows from a round's status, and printable guide cards."""
 
-from deckhand_local.cli.events_cli import guide_cards, seating_of
+from deckhand_local.cli.events_cli import seating_of
+from deckhand_local.cli.guide_cards import seat_cards
 
 STATUS = {
     "round": 2,
@@ -25,12 +26,18 @@ def test_seating_lists_every_seated_player_with_table_and_handset():
 
 
 def test_guide_cards_give_each_player_a_card_escaped_and_in_name_order():
-    page = guide_cards("cup", 2, seating_of(STATUS))
+    page = seat_cards("cup", 2, seating_of(STATUS), "en")
     assert page.count('class="card"') == 2 and "&lt;b&gt;Li&lt;/b&gt;" in page and "<b>Li" not in page
     assert (
         page.index("Li&lt;") < page.index("Wang") and "Table B, seat 3" in page and "Handset hs-B-3" in page
     )
     assert '<meta name="viewport"' in page and "round 2" in page
+
+
+def test_guide_cards_are_in_chinese_by_default():
+    page = seat_cards("cup", 2, seating_of(STATUS), "zh-CN")
+    assert '<html lang="zh-CN">' in page and "第 2 轮" in page and "B 桌 · 3 号位" in page
+    assert "终端 hs-B-3" in page and "Table" not in page and "Handset" not in page
 
 
 def test_calls_are_listed_by_table_and_time_with_who_called():

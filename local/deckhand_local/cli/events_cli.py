@@ -126,29 +126,6 @@ def calls_of(status: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda c: (str(c["table"]), c["at"]))
 
 
-def guide_cards(event: str, round_no: int, seating: list[dict[str, Any]]) -> str:
-    """A printable page of guide cards: one card per player saying where they sit this round."""
-    from html import escape
-
-    cards = "".join(
-        f'<div class="card"><p class="name">{escape(str(s["name"] or s["player"]))}</p>'
-        f'<p>Round {round_no}</p><p class="where">Table {escape(str(s["table"]))}, seat {s["seat"]}</p>'
-        + (f"<p>Handset {escape(str(s['thing']))}</p>" if s.get("thing") else "")
-        + "</div>"
-        for s in sorted(seating, key=lambda s: (str(s["name"] or s["player"]).casefold(), str(s["player"])))
-    )
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(event)}: round {round_no} guide cards</title><style>"
-        "body{font:14px system-ui,sans-serif;margin:1cm}.cards{display:grid;"
-        "grid-template-columns:repeat(auto-fill,minmax(6cm,1fr));gap:4mm}"
-        ".card{border:1px dashed #555;padding:3mm 4mm;break-inside:avoid}.card p{margin:1mm 0}"
-        ".name{font-weight:700;font-size:16px}.where{font-size:18px}</style></head><body>"
-        f'<h1>{escape(event)} — round {round_no}</h1><div class="cards">{cards}</div></body></html>\n'
-    )
-
-
 def join_links(
     api: ApiClient, event_id: str, players: list[str] | None, *, base: str | None, deployed: bool
 ) -> list[dict[str, str]]:
@@ -156,7 +133,9 @@ def join_links(
     fragment: a browser never sends it to a server, so it reaches no log and no Referer)."""
     if base is None and deployed:
         raise DeckhandError("--base is required with --api: the address where players open the client")
-    root = (base or api.api).rstrip("/")
+    # The page's own address (a stack's PlayerPageUrl output, https://<distribution>/play/) is taken as
+    # its site's: the links' path already names the page.
+    root = (base or api.api).rstrip("/").removesuffix("/play")
     if not root.startswith(("http://", "https://")):
         raise DeckhandError(f"--base {root!r} is not an http:// or https:// address")
     body = {"players": players} if players else None
@@ -178,9 +157,14 @@ def run_event_command(
         path = f"/events/{args.event_id}/rounds/{number}/pairing"
         result = api.request("PUT", path, read_document(stdin)) if args.override else api.request("GET", path)
     elif command == "join-links":
-        for link in join_links(
-            api, args.event_id, args.players, base=args.base, deployed=args.api is not None
-        ):
+        links = join_links(api, args.event_id, args.players, base=args.base, deployed=args.api is not None)
+        if getattr(args, "fmt", "jsonl") == "html":
+            from .guide_cards import join_cards, names_of
+
+            names = names_of(api.request("GET", f"/events/{args.event_id}/export"))
+            stdout.write(join_cards(args.event_id, links, names, args.lang))
+            return 0
+        for link in links:
             stdout.write(json.dumps(link, ensure_ascii=False) + "\n")
         return 0
     elif command == "revoke-link":
@@ -216,7 +200,9 @@ def run_event_command(
             raise DeckhandError(f"event {args.event_id} has no round yet (start one with start-round)")
         seating = seating_of(api.request("GET", f"/events/{args.event_id}/rounds/{number}"))
         if args.fmt == "html":
-            stdout.write(guide_cards(args.event_id, number, seating))
+            from .guide_cards import seat_cards
+
+            stdout.write(seat_cards(args.event_id, number, seating, getattr(args, "lang", "zh-CN")))
             return 0
         result = {"round": number, "seating": seating}
     else:

@@ -138,6 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--base",
         help="where players open the client (default: the local venue's HTTP address; required with --api)",
     )
+    p.add_argument(
+        "--format",
+        choices=["jsonl", "html"],
+        default="jsonl",
+        dest="fmt",
+        help="jsonl (default), or html: printable join cards, a QR code each",
+    )
+    p.add_argument(
+        "--lang", choices=["zh-CN", "en"], default="zh-CN", help="the cards' language (default zh-CN)"
+    )
     p = event_sub.add_parser(
         "revoke-link", help="revoke a player's join link: their device is cut off at once"
     )
@@ -160,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("status", "a round's status (default: the current round)"),
         (
             "seating",
-            "where everyone sits in a round: table, seat, player, handset (--format html: guide cards)",
+            "where everyone sits in a round: table, seat, player, handset (--format html: guide cards, Chinese by default)",
         ),
         ("calls", "the handsets' calls for the referee in a round, by table and time"),
         ("audit", "the event's audit log: every referee action and pairing override, who and when"),
@@ -172,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--round", type=int, help="round number (default: the current round)")
         if name == "seating":
             p.add_argument("--format", choices=["json", "html"], default="json", dest="fmt")
+            p.add_argument(
+                "--lang",
+                choices=["zh-CN", "en"],
+                default="zh-CN",
+                help="the guide cards' language (default zh-CN)",
+            )
         if name in ("status", "retry-deal"):
             p.add_argument("--round", type=int, help="round number (default: the current round)")
         if name == "status":
@@ -331,6 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_verify.add_argument(
         "export", help="an export (results.json, or `deckhand event export` JSON); - for stdin"
     )
+    p_publish = sub.add_parser(
+        "publish-page",
+        help="the player's page onto a deployed stack: its files and config.json to the bucket, CloudFront invalidated",
+    )
+    p_publish.add_argument("--stack", required=True, help="the deployed stack's name (sam deploy's stack)")
+    p_publish.add_argument("--region", help="the stack's region (default: the AWS configuration's)")
     matchplay.add_parsers(sub)
     return parser
 
@@ -407,6 +429,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .verify import run_verify
 
         return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
+    if args.command == "publish-page":
+        from .publish_page import run_publish_page
+
+        return run_publish_page(args.stack, args.region, sys.stdout)
     if args.command == "play":
         from .play import run_play
 

@@ -97,7 +97,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], aliases
         "play",
         help="try Deckhand: a local venue and a one-player event against the AI; prints the page to open",
     )
-    p.add_argument("--game", choices=[a for a in aliases if playable(a)], default="bigtwo")
+    games = [a for a in aliases if playable(a)]
+    p.add_argument("--game", choices=games, default=games[0], help=f"a duplicate game (default {games[0]})")
     p.add_argument(
         "--state", default=".deckhand-play", help="the venue's state folder (default .deckhand-play)"
     )

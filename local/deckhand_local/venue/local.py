@@ -63,7 +63,11 @@ def table_of(thing: str) -> str | None:
     from deckhand.service.organiser.events import get_device
 
     device = get_device(thing)
-    return None if device is None else f"{device.event_id}/{device.table}"
+    if device is None:
+        return None
+    if not device.table:  # a player's own device follows its player from table to table: its own key,
+        return f"{device.event_id}/{thing}"  # so an online event's players spread over the workers
+    return f"{device.event_id}/{device.table}"
 
 
 class Venue:
