@@ -6,6 +6,7 @@ read for another seat's cards."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import re
 import subprocess
@@ -28,6 +29,7 @@ pytestmark = [
 DECKHAND = Path(sys.executable).with_name("deckhand")
 EVENT = "gd-online"
 CJK = re.compile(r"[\u4e00-\u9fff]")
+WILD = re.compile(r"逢人配(10|[2-9JQKA])\u2665")  # the levels line names the wild heart level card
 
 
 @pytest.fixture(scope="module")
@@ -91,12 +93,48 @@ def selectable(page: Any) -> Any:
     return page.locator('[data-card]:not([aria-disabled="true"])')
 
 
-def lead_group(tokens: list[str]) -> list[int]:
-    """The places of every copy of the hand's first card's rank (a single, pair, triple or bomb)."""
-    first = tokens[0]
-    if first in ("BJ", "RJ"):
-        return [i for i, t in enumerate(tokens) if t == first]
-    return [i for i, t in enumerate(tokens) if t not in ("BJ", "RJ") and t[1:] == first[1:]]
+def level_of(lines: list[str]) -> int | None:
+    """The rank being played (the engine's level), read off the levels line's wild heart card."""
+    from deckhand.engines.common.cards import parse_card
+
+    named = [m.group(1) for line in lines if (m := WILD.search(line))]
+    return parse_card("H" + ("T" if named[0] == "10" else named[0])) // 4 if named else None
+
+
+def places(tokens: list[str], cards: Any) -> list[int]:
+    """The places in the hand of these cards (a two-deck card's copies at different places)."""
+    from deckhand.engines.common.cards import format_cards
+
+    taken: list[int] = []
+    for token in format_cards(list(cards)):
+        taken.append(next(i for i, t in enumerate(tokens) if t == token and i not in taken))
+    return sorted(taken)
+
+
+def two_ways(tokens: list[str], level: int) -> list[int]:
+    """The places of five cards that read several ways — a wild heart level card with four others
+    (two pairs: two full houses; four of a straight's five: two straights) — or none without a wild."""
+    from deckhand.engines.common.cards import format_cards, parse_card
+    from deckhand.engines.guandan.combos import readings
+
+    (wild,) = format_cards([level * 4 + 2])
+    if wild not in tokens:
+        return []
+    others = sorted({parse_card(t) for t in tokens if t != wild})  # each distinct card once
+    for four in itertools.combinations(others, 4):
+        if len(readings(sorted([level * 4 + 2, *four]), level)) > 1:
+            return places(tokens, [level * 4 + 2, *four])
+    return []
+
+
+def biggest_lead(tokens: list[str], level: int) -> list[int]:
+    """The places of the lead that plays the most cards at once (fewer tricks: a shorter test)."""
+    from deckhand.engines.common.cards import parse_card
+    from deckhand.engines.guandan.legal import legal_plays
+
+    plays = legal_plays(sorted(parse_card(t) for t in tokens), level, None)
+    cards, _ = max(plays, key=lambda play: len(play[0]))
+    return places(tokens, cards)
 
 
 class Player:
@@ -105,7 +143,7 @@ class Player:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.kinds: list[str] = []  # the kind of every option tapped
-        self.readings = 0
+        self.readings: list[str] = []  # the label of every reading tapped
 
     def act(self) -> bool:
         page = self.page
@@ -131,21 +169,33 @@ class Player:
     def lead(self) -> bool:
         page = self.page
         cards = page.locator("[data-card]")
-        for group in (lead_group(hand(page)), [0]):
+        tokens = hand(page)
+        level = level_of(page.locator("[data-line]").all_inner_texts())
+        assert level is not None, "no levels line"
+        groups = [biggest_lead(tokens, level), [0]]
+        if not self.readings:
+            # A lead with the wild that reads several ways, until the page has offered the readings.
+            groups.insert(0, two_ways(tokens, level))
+        for group in filter(None, groups):
             for i in group:
                 cards.nth(i).tap()
             tap_option(page, "play")
             code = answered(page)
             if code == "reading_needed":
                 # The cards read several ways (a wild heart level card): the page offers each reading.
-                wait(lambda: page.locator("[data-option]").count() > 0, what="the readings")
-                page.locator("[data-option]").first.tap()
+                offered = page.locator('[data-option][data-kind="play"]')
+                wait(lambda offered=offered: offered.count() > 1, what="the readings")
+                label = offered.last.inner_text()
+                offered.last.tap()
+                if page.locator(".option.armed").count():
+                    offered.last.tap()
                 code = answered(page)
-                self.readings += 1
+                assert code in (None, "phase_closed", "already_decided"), (label, code)
+                self.readings.append(label)
             if code in (None, "phase_closed", "already_decided"):
                 self.kinds.append("play")
                 return True
-            # Refused (a group that is no legal play): unselect and lead the first card alone.
+            # Refused: unselect and lead the first card alone.
             for i in range(cards.count()):
                 if cards.nth(i).get_attribute("aria-pressed") == "true":
                     cards.nth(i).tap()
@@ -196,6 +246,8 @@ def test_four_phones_play_an_online_guandan_match_to_the_results_site(online_ven
             time.sleep(0.1)
     kinds = [kind for player in players for kind in player.kinds]
     assert "tribute" in kinds and "return" in kinds, kinds  # board 2 opens with a tribute and its return
+    chosen = [label for player in players for label in player.readings]
+    assert chosen and all(CJK.search(label) for label in chosen), chosen  # a wild card's reading chosen
     for page in pages:
         no_sideways_scroll(page)
         assert page.errors == [], page.errors
