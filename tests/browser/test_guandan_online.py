@@ -5,7 +5,6 @@ read for another seat's cards."""
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 import json
 import re
@@ -33,60 +32,14 @@ WILD = re.compile(r"逢人配(10|[2-9JQKA])\u2665")  # the levels line names the
 
 
 @pytest.fixture(scope="module")
-def online_venue(tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str) -> Iterator[Any]:
-    """A venue with its WebSocket listener and an online Guandan match event of two pairs (two boards
-    a match), each player's join link issued, round 1 not started."""
-    from deckhand.engines.registry import by_alias
-    from deckhand_local.venue.api_client import ApiClient
-    from deckhand_local.venue.local import Venue, free_port
-    from deckhand_local.venue.tables import unique_table_name
-
-    state = tmp_path_factory.mktemp("guandan-online")
-    venue = Venue(
-        mqtt_port=free_port(),
-        http_port=0,
-        ws_port=0,
-        state_dir=state,
-        dynamodb_endpoint=dynamodb_local,
-        table=unique_table_name("gdweb"),
-    ).start()
-    try:
-        api = ApiClient(state_dir=state)
-        spec = by_alias("guandan")
-        assert spec.short_match is not None
-        api.request(
-            "POST",
-            "/events",
-            {
-                "event_id": EVENT,
-                "name": "掼蛋网上赛",
-                "ruleset": spec.ruleset,
-                "grade": "unrated",
-                "rounds": 1,
-                "venue": False,
-                "start": dt.date.today().isoformat(),
-                "seed": "gd-web",
-                "deal_seed": "gd-web",
-                "match": {"format": "swiss", "swiss": {"lot_seed": 7}},
-                "options": spec.short_match(2, 30),
-            },
-        )
-        pairs = [
-            {
-                "id": f"P{i}",
-                "name": f"Pair {i}",
-                "players": [{"id": f"P{i}{m}", "name": f"Player {i}{m}"} for m in "ab"],
-            }
-            for i in (1, 2)
-        ]
-        api.request("POST", f"/events/{EVENT}/pairs", {"pairs": pairs})
-        links = api.request("POST", f"/events/{EVENT}/links", {})["links"]
-        venue.api_client = api
-        venue.links = links
-        venue.state = state
+def online_venue(
+    tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str, online_match: Any
+) -> Iterator[Any]:
+    """A venue with an online Guandan match event of two pairs (two boards a match), each player's
+    join link issued, round 1 not started."""
+    tmp = tmp_path_factory.mktemp("guandan-online")
+    with online_match(tmp, dynamodb_local, EVENT, "掼蛋网上赛", "guandan", 2, "gd-web") as venue:
         yield venue
-    finally:
-        venue.stop()
 
 
 def selectable(page: Any) -> Any:
