@@ -1,15 +1,12 @@
 """An online Guandan match (非限定场地赛: no venue tables, each player on their own phone): four people
 open their join links on four phone-sized pages, play the match to its end by tapping — tribute and
-return included — and find it on the results site; every WebSocket frame one of them received is
+return included, a wild card's reading chosen — and follow their page's link to the results site; every WebSocket frame one of them received is
 read for another seat's cards."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +22,6 @@ pytestmark = [
     pytest.mark.xdist_group("guandan-online"),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),
 ]
-DECKHAND = Path(sys.executable).with_name("deckhand")
 EVENT = "gd-online"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 WILD = re.compile(r"逢人配(10|[2-9JQKA])\u2665")  # the levels line names the wild heart level card
@@ -207,21 +203,33 @@ def test_four_phones_play_an_online_guandan_match_to_the_results_site(online_ven
 
     doc = venue.api_client.request("GET", f"/events/{EVENT}/export")
     assert_no_frame_showed_another_seats_cards(frames, doc)
-    site = venue.state / "site"
-    export = venue.state / "export.json"
-    export.write_text(json.dumps(doc))
-    built = subprocess.run(
-        [str(DECKHAND), "site", str(export), "--out", str(site)], capture_output=True, text=True, timeout=60
-    )
-    assert built.returncode == 0, built.stderr
-    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-    shots.append(page)
-    page.goto((site / "index.html").as_uri())
+    # Each phone links to the event's results site once its last board is over: the venue's live site.
+    for page in pages:
+        wait(lambda page=page: page.locator("[data-results]").is_visible(), what="the results link")
+        assert page.locator("[data-results]").get_attribute("data-results") == f"/site/{EVENT}/"
+        assert page.locator("[data-results]").inner_text() == "查看成绩"
+    # In English the link opens the English pages; an address that is no path nor https is never a link.
+    drawn = pages[1].evaluate(DRAW_RESULTS)
+    assert drawn == [[False, "/site/cup/en/"], [True, None], [False, "/site/cup/"], [True, None]], drawn
+    page = pages[0]
+    page.locator("[data-results]").tap()
+    page.wait_for_url(f"**/site/{EVENT}/")
     assert page.locator("html").get_attribute("lang") == "zh-CN"
     text = page.locator("body").inner_text()
     assert "Pair 1" in text and "Pair 2" in text, text
     assert "排名" in text or "名次" in text, text
     no_sideways_scroll(page)
+
+
+DRAW_RESULTS = """Promise.all([import('./render.js'), import('./i18n.js')]).then(([r, i]) => {
+  const link = document.createElement('a')
+  const cases = [['ended', '/site/cup/', 'en'], ['ended', 'javascript:alert(1)', 'en'],
+    ['ended', '/site/cup/', 'zh-CN'], ['playing', '/site/cup/', 'zh-CN']]
+  return cases.map(([st, res, lang]) => {
+    r.drawResults(link, { st, res }, i.translator(lang))
+    return [link.hidden, link.getAttribute('data-results')]
+  })
+})"""
 
 
 def assert_no_frame_showed_another_seats_cards(frames: list[bytes], doc: dict[str, Any]) -> None:
