@@ -1,6 +1,6 @@
 // Drawing the seat's screen from its state: plain DOM, redrawn whole on each change (a hand is at most
 // a few dozen cards). What tests drive is marked as docs/client.md says: data-card, data-option,
-// data-line, data-clock, and data-online on the root.
+// data-line, data-clock, data-reject, data-results, and data-online on the root.
 
 function el (tag, attributes = {}, text = null) {
   const node = document.createElement(tag)
