@@ -76,7 +76,11 @@ def no_sideways_scroll(page: Any) -> None:
 
 
 def hand(page: Any) -> list[str]:
-    return [c.get_attribute("data-card") for c in page.locator("[data-card]").all()]
+    """The hand's tokens in display order (one call to the page, however many cards)."""
+    tokens: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card)"
+    )
+    return tokens
 
 
 def settled(page: Any) -> bool:

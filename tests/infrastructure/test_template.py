@@ -121,6 +121,20 @@ def test_play_function_has_reserved_concurrency(template):
     assert template["Parameters"]["PlayConcurrency"]["Type"] == "Number"
 
 
+def test_every_function_is_told_the_results_site_s_address_when_the_stack_names_one(template):
+    """Any function may publish a view of an ended board: its ``res`` comes from the stack's ResultsUrl,
+    an https address or none (docs/protocol.md)."""
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert env["DECKHAND_RESULTS_URL"] == {
+        "If": ["HasResultsUrl", {"Ref": "ResultsUrl"}, {"Ref": "AWS::NoValue"}]
+    }
+    results = template["Parameters"]["ResultsUrl"]
+    assert results["Default"] == ""
+    pattern = re.compile(results["AllowedPattern"])
+    assert pattern.fullmatch("https://results.example.org/{event}/") and pattern.fullmatch("")
+    assert not pattern.fullmatch("javascript:alert(1)") and not pattern.fullmatch("http://x/{event}/")
+
+
 def test_table_is_on_demand_with_point_in_time_recovery(template):
     (table,) = resources(template, "AWS::DynamoDB::Table").values()
     props = table["Properties"]

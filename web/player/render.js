@@ -1,6 +1,6 @@
 // Drawing the seat's screen from its state: plain DOM, redrawn whole on each change (a hand is at most
 // a few dozen cards). What tests drive is marked as docs/client.md says: data-card, data-option,
-// data-line, data-clock, and data-online on the root.
+// data-line, data-clock, data-reject, data-results, and data-online on the root.
 
 function el (tag, attributes = {}, text = null) {
   const node = document.createElement(tag)
@@ -72,6 +72,7 @@ export function draw (root, state, link, t, settings) {
     turn.textContent = view.st === 'stopped' ? t('stopped') : view.st === 'ended' ? t('ended') : ask ? t('yourTurn') : ''
   }
   drawClock($('clock'), state, t)
+  drawResults($('results'), view, t)
 
   const lines = $('lines')
   lines.replaceChildren(...(view && Array.isArray(view.l) ? view.l : []).map((line) => el('li', { 'data-line': '' }, line)))
@@ -117,6 +118,23 @@ export function draw (root, state, link, t, settings) {
     text = state.stopped
   }
   note.textContent = text
+}
+
+/** The link to the event's results site, once the board is over and the server names the site
+ * (`res`: a path on the page's own host, or an https address); in English its English pages. */
+export function drawResults (link, view, t) {
+  const res = view && view.st === 'ended' && typeof view.res === 'string' ? view.res : ''
+  const safe = res.startsWith('/') || res.startsWith('https://')
+  link.hidden = !safe
+  if (!safe) {
+    link.removeAttribute('href')
+    link.removeAttribute('data-results')
+    return
+  }
+  const href = t.lang === 'en' && res.endsWith('/') ? res + 'en/' : res
+  link.href = href
+  link.dataset.results = href
+  link.textContent = t('results')
 }
 
 export function drawClock (clock, state, t) {

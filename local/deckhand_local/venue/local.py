@@ -24,6 +24,7 @@ from typing import Any
 from deckhand.errors import VenueStartError
 from deckhand.service.infra import lambda_runtime
 from deckhand.service.infra.messaging import MqttPublisher
+from deckhand.service.infra.results_site import RESULTS_URL
 from deckhand.service.infra.runtime import Runtime
 from deckhand.service.storage import models
 
@@ -174,6 +175,8 @@ class Venue:
         os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
         os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
         os.environ["AWS_DEFAULT_REGION"] = REGION
+        # The players' pages link to the live results site the venue serves (site/live.py).
+        os.environ.setdefault(RESULTS_URL, "/site/{event}/")
         for name in ("werkzeug", "moto", "amqtt", "transitions", "botocore", "urllib3"):
             logging.getLogger(name).setLevel(logging.ERROR)
         make_private(self.state_dir)

@@ -9,6 +9,7 @@ from ...engines.contract import Board
 from ...engines.registry import game
 from ..infra import outgoing
 from ..infra.messaging import Publisher, down_topic
+from ..infra.results_site import results_url
 from ..infra.words import seat_lang, words
 from ..storage.models import BoardStateItem
 from .clocks import time_left
@@ -45,6 +46,8 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
         # of a paced deal come, the board's deadline is the next card, not a decision's end).
         left_ms=time_left(item) if seat in loaded.pending() else 0,
         screen=drawn,
+        # A client (its device said a language; a handset never does) is told where the results are.
+        results=results_url(item.event_id) if str(seat) in (item.langs or {}) else None,
     )
 
 

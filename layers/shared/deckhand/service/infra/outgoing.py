@@ -17,7 +17,7 @@ from . import words
 DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "ack": ("msg", "v", "dup"),
     "reject": ("msg", "code", "why", "ask"),
-    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
+    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask", "res"),
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
 }
@@ -29,6 +29,9 @@ UP_FIELDS: dict[str, tuple[str, ...]] = {
     "dealt": ("msg", "board", "r", "cards", "upto"),
 }
 UP_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"hello": ("lang",)}
+# Server → device fields only a client is sent (a seat whose device said its language): the results
+# site's address, which a handset has no way to open.
+DOWN_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"view": ("res",)}
 ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
 ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
@@ -76,11 +79,13 @@ def view(
     status: str,
     left_ms: int,
     screen: dict[str, Any],
+    results: str | None = None,
 ) -> dict[str, Any]:
     """A seat's view: the board's place and state, and the screen the game drew for the seat (``h``
     the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any).
     ``left_ms`` (``dl``): the milliseconds left before the board's next timeout as the view is sent,
-    0 for none — a duration, as a handset's clock counts from its boot (never an epoch time)."""
+    0 for none — a duration, as a handset's clock counts from its boot (never an epoch time).
+    ``results`` (``res``): where the event's results site is, sent once the board has ended."""
     payload: dict[str, Any] = {
         "t": "view",
         "g": ruleset,
@@ -95,6 +100,8 @@ def view(
     }
     if screen.get("ask") and status == "playing":
         payload["ask"] = screen["ask"]
+    if results and status == "ended":
+        payload["res"] = results
     return payload
 
 
