@@ -31,6 +31,9 @@ MAX_BODY = 1024 * 1024  # bytes; API Gateway's own limit is 10 MB, an organiser'
 # is answered 503 at once, so clients without a token cannot hold the venue's threads.
 MAX_UNREAD = 32
 PLAY_PATHS = ("/play", "/play/")  # the player's page (venue/player_site.py)
+CONSOLE_PATHS = ("/console", "/console/")  # the tournament director's console (console/app.py)
+# (method, path, headers, body) → (status, headers, body): the console, its body limited and read here
+Console = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
 
 
 class Refusal(Exception):
@@ -112,6 +115,7 @@ class ApiServer:
         max_unread: int = MAX_UNREAD,
         site: Callable[[str], tuple[int, dict[str, str], bytes]] | None = None,
         play: Callable[[str, str | None], tuple[int, dict[str, str], bytes]] | None = None,
+        console: Console | None = None,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
         the others, read at each request (organisers added while the venue runs count at once);
@@ -119,7 +123,8 @@ class ApiServer:
         holds no thread for long: the deadline is for the head, not for each read); ``max_unread``:
         connections whose head is being read at once (more are refused with a 503); ``site``: the public
         results pages under ``/site/``; ``play``: the player's page under ``/play`` (given the path and
-        the Host header), neither behind the token."""
+        the Host header), neither behind the token; ``console``: the tournament director's console under
+        ``/console/`` (its own sign-in; its body refused over the API's limit before it is read)."""
         adapter = self
         unread = threading.BoundedSemaphore(max_unread)
 
@@ -191,6 +196,9 @@ class ApiServer:
                     status, headers, data = play(self.path, self.headers.get("Host"))
                     self._reply_bytes(status, headers, data)
                     return
+                if console is not None and self.path.split("?")[0][:9] in CONSOLE_PATHS:
+                    self._console(console)
+                    return
                 identity = identity_of(self.headers.get("Authorization", ""))
                 try:
                     if identity is None:
@@ -212,6 +220,16 @@ class ApiServer:
                 for key, values in (response.get("multiValueHeaders") or {}).items():
                     out_headers[key] = values[-1]
                 self._reply(response["statusCode"], out_headers, response.get("body") or "")
+
+            def _console(self, console: Console) -> None:
+                try:
+                    length = body_length(self.headers)
+                    raw = self.rfile.read(length) if length else b""
+                except Refusal as refusal:
+                    self._refuse(refusal.status, str(refusal))
+                    return
+                headers = {k: v for k, v in self.headers.items() if k.lower() != "authorization"}
+                self._reply_bytes(*console(self.command, self.path, headers, raw))
 
             def _refuse(self, status: int, message: str) -> None:
                 """Answered without reading the body, then the connection closed: what was not read
