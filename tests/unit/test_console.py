@@ -360,3 +360,32 @@ def test_the_round_status_tells_staff_whose_turn_and_when_the_clock_acts():
         assert all("turn" not in b and "deadline" not in b for t in public["tables"] for b in t["boards"])
         assert [e["event_id"] for e in api_call(api, "GET", "/events")[1]["events"]] == ["cup"]
         assert api_call(api, "GET", "/events", caller=BOB)[1] == {"events": []}
+
+
+def test_the_sign_in_link_signs_in_once_and_never_carries_the_token(tmp_path, console):
+    import io
+
+    from deckhand_local.cli.venue_cli import run_organiser
+    from deckhand_local.venue import organisers
+
+    out = io.StringIO()
+    args = type("Args", (), {"state": str(tmp_path), "action": "add", "name": "td"})()
+    assert run_organiser(args, out) == 0
+    token = organisers.token_of(tmp_path, "td")
+    link = re.search(r"(http://\S+/console/sign-in)#c=(\S+)", out.getvalue())
+    assert link is not None and token not in out.getvalue()
+    code = link.group(2)
+
+    tokens = lambda: {organisers.identity_of(n): t for n, t in organisers.read(tmp_path).items()}  # noqa: E731
+    con = Console(
+        console[0].api, tokens, ROOT / "web" / "console", codes=lambda c: organisers.spend_code(tmp_path, c)
+    )
+    page = Browser(con)
+    status, _, _ = page.request("POST", "/console/sign-in", {"token": code})
+    assert status == 303 and "local:td" in page.get("/console/")[1]
+    again = Browser(con)
+    assert again.request("POST", "/console/sign-in", {"token": code})[0] == 401  # spent
+    late = organisers.sign_in_code(tmp_path, "local:td", now=0)  # made long ago: expired
+    assert again.request("POST", "/console/sign-in", {"token": late})[0] == 401
+    assert again.request("POST", "/console/sign-in", {"token": token})[0] == 303  # the token typed in
+    assert (tmp_path / organisers.CODES).stat().st_mode & 0o777 == 0o600

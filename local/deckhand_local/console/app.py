@@ -88,13 +88,15 @@ class Console:
         tokens: Callable[[], dict[str, str]],
         root: Path,
         *,
+        codes: Callable[[str], str | None] = lambda code: None,
         clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
     ) -> None:
         """``api``: the organiser API's handler, called as the signed-in identity; ``tokens``:
         identity → its venue token now (the venue's own and ``organisers.json``'s); ``root``: the
-        folder of the console's browser files (web/console/)."""
+        folder of the console's browser files (web/console/); ``codes``: spends a one-time sign-in
+        code (venue/organisers.py), giving its identity."""
         self.api = api
-        self.sessions = Sessions(tokens)
+        self.sessions = Sessions(tokens, codes)
         self.root = root.resolve()
         self.clock_ms = clock_ms
         self.env = environment()

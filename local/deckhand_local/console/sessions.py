@@ -1,7 +1,8 @@
 """The console's sign-in sessions and their forms' one-time CSRF tokens, kept in the venue's memory (a
 restarted venue asks everyone to sign in again).
 
-A session is opened by showing an organiser's venue token once; the browser then holds only the
+A session is opened by a one-time sign-in code (``deckhand venue organiser add NAME`` prints a link
+with one in its fragment) or an organiser's venue token typed in; the browser then holds only the
 session id, in an HttpOnly, SameSite=Strict cookie. A session ends when its organiser's token is
 withdrawn or replaced (``deckhand venue organiser remove|add NAME``): it remembers the token's digest
 and is checked against the current one on every request. Every form a page draws carries a token of
@@ -41,10 +42,13 @@ class Sessions:
     def __init__(
         self,
         tokens: Callable[[], dict[str, str]],
+        codes: Callable[[str], str | None] = lambda code: None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``tokens``: identity → its current venue token, read at each request."""
+        """``tokens``: identity → its current venue token, read at each request; ``codes``: spends a
+        one-time sign-in code, giving its identity (None: not a valid code)."""
         self.tokens = tokens
+        self.codes = codes
         self.clock = clock
         self.lock = threading.Lock()
         self.open_sessions: OrderedDict[str, Session] = OrderedDict()  # digest of the id → session
@@ -57,10 +61,13 @@ class Sessions:
                 found = identity
         return found
 
-    def sign_in(self, token: str) -> str | None:
-        """A new session's id for a valid token; None for a wrong one."""
-        identity = self.identity_of_token(token)
+    def sign_in(self, secret: str) -> str | None:
+        """A new session's id for a valid one-time code or token; None for anything else."""
+        identity = self.codes(secret) if secret else None
         if identity is None:
+            identity = self.identity_of_token(secret)
+        token = self.tokens().get(identity) if identity is not None else None
+        if identity is None or token is None:
             return None
         sid = secrets.token_urlsafe(32)
         with self.lock:
