@@ -324,22 +324,39 @@ def test_csv_forms():
 
 
 def test_a_console_body_over_the_limit_is_refused_before_it_is_read():
+    """Over the API's limit, or any body without a session (but the sign-in form's few bytes): a 413
+    with not one byte of the body sent, and the console never asked."""
     seen: list[Any] = []
+    console = Console(lambda *call: (500, "", ""), lambda: dict(TOKENS), ROOT / "web" / "console")
+    page = Browser(console)
+    page.sign_in("local:td")
+    cookie = f"{SESSION_COOKIE}={page.cookies[SESSION_COOKIE]}"
+
+    def serve(*request: Any) -> tuple[int, dict[str, str], bytes]:
+        seen.append(request)
+        return console.serve(*request)
+
     server = ApiServer(
         lambda event: {"statusCode": 200, "body": "{}"},
         "venue-token",
         port=0,
-        console=lambda *request: seen.append(request) or (200, {}, b"ok"),
+        console=serve,
+        console_limit=console.body_limit,
     ).start()
-    try:
+
+    def head_only(path: str, length: int, more: str = "") -> str:
         with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
             head = (
-                "POST /console/events/cup/players HTTP/1.1\r\nHost: x\r\n"
-                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n"
+                f"POST {path} HTTP/1.1\r\nHost: x\r\n{more}"
+                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {length}\r\n\r\n"
             )
             conn.sendall(head.encode())  # and not one byte of the body
-            answer = conn.recv(4096).decode()
-        assert answer.startswith("HTTP/1.0 413") or answer.startswith("HTTP/1.1 413"), answer
+            return conn.recv(4096).decode()
+
+    try:
+        assert " 413 " in head_only("/console/events/cup/players", MAX_BODY + 1, f"Cookie: {cookie}\r\n")
+        assert " 413 " in head_only("/console/events/cup/players", 1000)  # no session: no body read
+        assert " 413 " in head_only("/console/sign-in", 5000)
         assert seen == []  # the console was never asked
         with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
             conn.sendall(b"GET /console/ HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -32,7 +32,8 @@ from .words import EN, LANGS, ZH, Words
 PREFIX = "/console/"
 SESSION_COOKIE = "deckhand_console"
 LANG_COOKIE = "deckhand_console_lang"
-SIGN_IN_MAX = 4096  # bytes: a sign-in form carries a token and nothing else
+SIGN_IN_MAX = 4096  # bytes: a sign-in form carries a code or token and nothing else
+MAX_BODY = 1024 * 1024  # bytes: the organiser API's own limit (venue/http_adapter.py's)
 GRADES = ("unrated", "C5", "C4", "C3", "C2", "C1", "B2", "B1", "A", "national_open", "national_championship")
 POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -130,6 +131,14 @@ class Console:
             )
         return status, out_headers, data
 
+    def body_limit(self, target: str, headers: Mapping[str, str]) -> int:
+        """The most body bytes this request may bring, asked by the HTTP adapter before it reads any:
+        a sign-in form's few, a live session's forms up to the API's own limit, nothing otherwise."""
+        request = Request("POST", target, headers, b"")
+        if request.path == PREFIX + "sign-in":
+            return SIGN_IN_MAX
+        return MAX_BODY if self.sessions.get(request.cookies.get(SESSION_COOKIE)) is not None else 0
+
     def _lang(self, request: Request) -> tuple[str, bool]:
         asked = request.query.get("lang")
         if asked in LANGS:
@@ -174,8 +183,6 @@ class Console:
         return form
 
     def _sign_in(self, request: Request, words: Words) -> Reply:
-        if len(request.body) > SIGN_IN_MAX:
-            raise Refused(413, "refused.form", why=f"over {SIGN_IN_MAX} bytes")
         try:
             token = forms.fields(request.body, request.headers.get("content-type", "")).get("token", "")
         except forms.FormError as error:

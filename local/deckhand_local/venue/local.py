@@ -240,6 +240,12 @@ class Venue:
             route=table_of,
             login=self.server_login,
         )
+        console = Console(
+            self._console_api,
+            self._tokens,
+            repository_root() / "web" / "console",
+            codes=lambda code: organisers.spend_code(self.state_dir, code),
+        )
         self.api = ApiServer(
             self._serve_api,
             self.token,
@@ -248,12 +254,8 @@ class Venue:
             organisers=lambda: organisers.read(self.state_dir),  # deckhand venue organiser add NAME
             site=LiveSite(self._public_get, self.state_dir / "site").serve,
             play=PlayerSite(self.ws_port, self.ws_host).serve,
-            console=Console(
-                self._console_api,
-                self._tokens,
-                repository_root() / "web" / "console",
-                codes=lambda code: organisers.spend_code(self.state_dir, code),
-            ).serve,
+            console=console.serve,
+            console_limit=console.body_limit,
         ).start()
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)
