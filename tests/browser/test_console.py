@@ -48,6 +48,13 @@ def console_venue(tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str)
         venue.stop()
 
 
+def fits(page: Any) -> None:
+    """No sideways scroll on a tablet (768 px) nor on a laptop (1280 px)."""
+    for width, height in ((768, 1024), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        no_sideways_scroll(page)
+
+
 def grid(page: Any, attribute: str) -> str | None:
     return page.locator("#grid [data-table]").first.get_attribute(attribute)
 
@@ -75,7 +82,9 @@ def test_a_td_runs_round_one_from_the_console_while_handsets_play(console_venue,
     assert page.locator("h1").inner_text() == "My events"
 
     # A new event, by keyboard-reachable fields and their labels.
+    fits(page)
     page.get_by_role("link", name="New event").click()
+    fits(page)
     page.get_by_label("Event name").fill("Console Cup")
     page.get_by_label("Event id (blank: one is made up)").fill("console-cup")
     page.get_by_label("Rules").select_option("bigtwo-2017")
@@ -104,6 +113,7 @@ def test_a_td_runs_round_one_from_the_console_while_handsets_play(console_venue,
     try:
         page.get_by_role("button", name="Start the next round").click()
         assert page.locator("[data-done]").inner_text() == "Round 1 is being dealt."
+        fits(page)
         page.get_by_role("link", name="The room").click()
         wait(lambda: page.locator("#grid [data-table]").count() == 1, timeout=20, what="the room's table")
         wait(lambda: grid(page, "data-status") == "playing", timeout=20, what="board 1 in play")
@@ -115,15 +125,13 @@ def test_a_td_runs_round_one_from_the_console_while_handsets_play(console_venue,
             timeout=10,
             what="a seat to act and its clock",
         )
-        no_sideways_scroll(page)
+        fits(page)
         # The grid follows the play without a reload: its content changes while the URL stays.
         devices.start()
         first = page.locator("#grid").inner_html()
         url = page.url
         wait(lambda: page.locator("#grid").inner_html() != first, timeout=10, what="the grid refreshed")
         assert page.url == url
-        page.set_viewport_size({"width": 768, "height": 1024})  # a tablet
-        no_sideways_scroll(page)
         page.reload()  # correct after a reload: what the database holds
         assert grid(page, "data-table") == "T1" and grid(page, "data-total") == "1"
         wait(lambda: grid(page, "data-done") == "1", timeout=40, what="board 1 done")
@@ -137,7 +145,7 @@ def test_a_td_runs_round_one_from_the_console_while_handsets_play(console_venue,
         wait(
             lambda: page.locator("[data-standings] [data-player]").count() == 4, timeout=10, what="standings"
         )
-        no_sideways_scroll(page)
+        fits(page)
         assert devices.errors == []
     finally:
         devices.close()
