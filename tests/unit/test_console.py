@@ -406,3 +406,70 @@ def test_the_sign_in_link_signs_in_once_and_never_carries_the_token(tmp_path, co
     assert again.request("POST", "/console/sign-in", {"token": late})[0] == 401
     assert again.request("POST", "/console/sign-in", {"token": token})[0] == 303  # the token typed in
     assert (tmp_path / organisers.CODES).stat().st_mode & 0o777 == 0o600
+
+
+def test_the_grid_marks_calls_and_stopped_boards_and_is_refreshed_by_polling():
+    """The grid's HTML from a round status with a call at one table and a stopped board at another
+    (a fake API: the page, not the service, is under test here)."""
+    event = {"event_id": "cup", "name": "Cup", "current_round": 1, "role": "referee", "status": "playing"}
+    event.update(ruleset="r", rounds=1, boards_per_round=1)
+    status = {
+        "round": 1,
+        "status": "playing",
+        "commitment": "c0ffee",
+        "boards_done": 0,
+        "boards_total": 2,
+        "tables": [
+            {
+                "table": "A",
+                "group": "1",
+                "players": [{"seat": 0, "player": "P1", "name": "<b>Ann</b>", "thing": "hs-1"}],
+                "boards": [{"board": "1", "status": "playing", "turn": [0], "calls": [{"seat": 0, "at": 5}]}],
+            },
+            {
+                "table": "B",
+                "group": "1",
+                "players": [],
+                "boards": [{"board": "1", "status": "stopped", "why": "misread"}],
+            },
+        ],
+    }
+    answers = {"/events": {"events": [event]}, "/events/cup/rounds/1": status}
+
+    def fake(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
+        return 200, "application/json", json.dumps(answers[path])
+
+    page = Browser(Console(fake, lambda: dict(TOKENS), ROOT / "web" / "console"))
+    page.sign_in("local:ref")
+    status_code, text = page.get("/console/events/cup/room/grid?lang=en")
+    assert (
+        status_code == 200
+        and 'hx-trigger="every 2s"' in text
+        and 'hx-get="/console/events/cup/room/grid"' in text
+    )
+    a = re.search(r'<article class="table called"[^>]*data-table="A".*?</article>', text, re.S)
+    b = re.search(r'<article class="table stopped"[^>]*data-table="B".*?</article>', text, re.S)
+    assert a and "data-call" in a.group(0) and "To act: &lt;b&gt;Ann&lt;/b&gt;" in a.group(0)  # escaped
+    assert b and "Board stopped: misread" in b.group(0)
+    room_page = page.get("/console/events/cup/room")[1]
+    assert 'src="/console/static/vendor/htmx.min.js"' in room_page and 'id="grid"' in room_page
+
+
+def test_the_console_serves_its_own_files_only():
+    page = Browser(Console(lambda *call: (500, "", ""), lambda: dict(TOKENS), ROOT / "web" / "console"))
+    status, headers, _ = page.request("GET", "/console/static/console.css")
+    assert (
+        status == 200
+        and headers["Content-Type"].startswith("text/css")
+        and headers["X-Content-Type-Options"] == "nosniff"
+    )
+    for bad in (
+        "/console/static/../app.py",
+        "/console/static/.hidden",
+        "/console/static/",
+    ):
+        assert page.request("GET", bad)[0] == 404, bad
+    status, headers, _ = page.request("GET", "/console/")
+    assert (
+        "script-src 'self'" in headers["Content-Security-Policy"] and headers["Cache-Control"] == "no-store"
+    )
