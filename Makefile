@@ -11,8 +11,8 @@ MPNODE := tools/mp/node_modules/.installed
 DYNAMODB := tools/dynamodb/node_modules/.installed
 # The local venue's MQTT broker: Aedes from the npm registry, run by tools/broker/broker.mjs on Node.
 BROKER := tools/broker/node_modules/.installed
-# The player's browser page (web/player/): mqtt.js from the npm registry, its browser build copied into
-# web/player/vendor/ (the page loads nothing from elsewhere).
+# The browser pages: mqtt.js from the npm registry, its browser build copied into web/player/vendor/ (the
+# player's page), and htmx into web/console/vendor/ (the console): the pages load nothing from elsewhere.
 WEB := web/player/vendor/.installed
 
 .PHONY: play test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
@@ -60,6 +60,9 @@ $(WEB): tools/web/package.json
 	mkdir -p web/player/vendor
 	cp tools/web/node_modules/mqtt/dist/mqtt.esm.js web/player/vendor/mqtt.esm.js
 	cp tools/web/node_modules/mqtt/LICENSE.md web/player/vendor/mqtt.LICENSE.md
+	mkdir -p web/console/vendor
+	cp tools/web/node_modules/htmx.org/dist/htmx.min.js web/console/vendor/htmx.min.js
+	cp tools/web/node_modules/htmx.org/LICENSE web/console/vendor/htmx.LICENSE
 	touch $(WEB)
 
 # The checks run side by side (pytest waits on venues and brokers much of its time); each one's output is
@@ -137,7 +140,7 @@ bench-doudizhu: $(COMPARE)/.installed
 	$(COMPARE)/bin/python bench/doudizhu_bench.py
 
 clean:
-	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules tools/broker/node_modules tools/web/node_modules web/player/vendor .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules tools/broker/node_modules tools/web/node_modules web/player/vendor web/console/vendor .mypy_cache .pytest_cache .ruff_cache .hypothesis out
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

@@ -17,7 +17,8 @@ from urllib.parse import quote
 
 from deckhand.errors import DeckhandError
 
-from ..venue.player_site import SEGMENT, TYPES, page_folder
+from ..static_files import SEGMENT, TYPES
+from ..venue.player_site import page_folder
 
 PREFIX = "play/"
 VENDOR_CACHE = "public, max-age=86400"  # as the venue serves them: pinned versions

@@ -51,6 +51,10 @@ def run_venue(args: argparse.Namespace) -> int:
         print(
             f"  player page    {venue.api_url}/play/   (MQTT over WebSocket {venue.ws_host}:{venue.ws_port})"
         )
+    code = organisers.sign_in_code(Path(args.state), organisers.VENUE_IDENTITY)
+    print(
+        f"  console        {venue.api_url}/console/sign-in#c={code}   (this link signs in once, within 10 minutes)"
+    )
     print(f"  credentials    deckhand venue credentials <thing> --state {args.state}")
     print(f"  DynamoDB       http://127.0.0.1:{venue.dynamodb_port}   table {venue.table} ({args.database})")
     if venue.database is Database.DYNAMODB_LOCAL:
@@ -100,18 +104,29 @@ def run_credentials(args: argparse.Namespace, stdout: IO[str]) -> int:
 
 def run_organiser(args: argparse.Namespace, stdout: IO[str]) -> int:
     """``deckhand venue organiser add|remove NAME``: the token goes to the state folder's
-    organisers.json (0600), never to the terminal; ``deckhand event --as NAME`` uses it."""
+    organisers.json (0600), never to the terminal; ``deckhand event --as NAME`` uses it. ``add`` also
+    prints a link that signs NAME in to the console once (a one-time code in its fragment)."""
     state = Path(args.state)
     if args.action == "add":
         organisers.add(state, args.name)
+        code = organisers.sign_in_code(state, organisers.identity_of(args.name))
         stdout.write(
             f"organiser {organisers.identity_of(args.name)}: token in {state / organisers.FILE} "
             f"(deckhand event --as {args.name} …); the event's owner grants it a role\n"
+            f"console sign-in (once, within {organisers.CODE_SECONDS // 60} minutes): "
+            f"{console_url(state)}sign-in#c={code}\n"
         )
     else:
         organisers.remove(state, args.name)
         stdout.write(f"organiser {organisers.identity_of(args.name)} removed: its token no longer works\n")
     return 0
+
+
+def console_url(state: Path) -> str:
+    """The console's address at the venue running from ``state`` (its default port if none runs)."""
+    running = state / "venue.json"
+    api = json.loads(running.read_text())["api"] if running.exists() else "http://127.0.0.1:8080"
+    return f"{api}/console/"
 
 
 def run_handset(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:

@@ -476,13 +476,16 @@ _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
 
 class Words:
-    """The catalogue in one language, called as ``w("key", name=value)``."""
+    """The catalogue in one language, called as ``w("key", name=value)`` (the console's words are
+    another catalogue read the same way: console/words.py)."""
+
+    catalogue: Mapping[str, Mapping[str, str]] = CATALOGUE
 
     def __init__(self, lang: str) -> None:
-        if lang not in CATALOGUE:
-            raise ValueError(f"no words for language {lang!r}: {', '.join(LANGS)}")
+        if lang not in self.catalogue:
+            raise ValueError(f"no words for language {lang!r}: {', '.join(self.catalogue)}")
         self.lang = lang
-        self.words = CATALOGUE[lang]
+        self.words = self.catalogue[lang]
 
     def __call__(self, key: str, **values: Any) -> str:
         return self.words[key].format(**values)

@@ -31,6 +31,11 @@ MAX_BODY = 1024 * 1024  # bytes; API Gateway's own limit is 10 MB, an organiser'
 # is answered 503 at once, so clients without a token cannot hold the venue's threads.
 MAX_UNREAD = 32
 PLAY_PATHS = ("/play", "/play/")  # the player's page (venue/player_site.py)
+CONSOLE_PATHS = ("/console", "/console/")  # the tournament director's console (console/app.py)
+# (method, path, headers, body) → (status, headers, body): the console, its body limited and read here
+Console = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
+# (path, headers) → the most body bytes the console takes for this request (0: none, e.g. no session)
+ConsoleLimit = Callable[[str, dict[str, str]], int]
 
 
 class Refusal(Exception):
@@ -112,6 +117,8 @@ class ApiServer:
         max_unread: int = MAX_UNREAD,
         site: Callable[[str], tuple[int, dict[str, str], bytes]] | None = None,
         play: Callable[[str, str | None], tuple[int, dict[str, str], bytes]] | None = None,
+        console: Console | None = None,
+        console_limit: ConsoleLimit = lambda path, headers: MAX_BODY,
     ) -> None:
         """``token``: the venue's own (identity ``local-organiser``); ``organisers``: name → token of
         the others, read at each request (organisers added while the venue runs count at once);
@@ -119,7 +126,9 @@ class ApiServer:
         holds no thread for long: the deadline is for the head, not for each read); ``max_unread``:
         connections whose head is being read at once (more are refused with a 503); ``site``: the public
         results pages under ``/site/``; ``play``: the player's page under ``/play`` (given the path and
-        the Host header), neither behind the token."""
+        the Host header), neither behind the token; ``console``: the tournament director's console under
+        ``/console/`` (its own sign-in; its body refused before it is read when over the API's limit or
+        over ``console_limit``'s: a request without a session makes the venue read next to nothing)."""
         adapter = self
         unread = threading.BoundedSemaphore(max_unread)
 
@@ -191,6 +200,9 @@ class ApiServer:
                     status, headers, data = play(self.path, self.headers.get("Host"))
                     self._reply_bytes(status, headers, data)
                     return
+                if console is not None and self.path.split("?")[0][:9] in CONSOLE_PATHS:
+                    self._console(console)
+                    return
                 identity = identity_of(self.headers.get("Authorization", ""))
                 try:
                     if identity is None:
@@ -212,6 +224,18 @@ class ApiServer:
                 for key, values in (response.get("multiValueHeaders") or {}).items():
                     out_headers[key] = values[-1]
                 self._reply(response["statusCode"], out_headers, response.get("body") or "")
+
+            def _console(self, console: Console) -> None:
+                headers = {k: v for k, v in self.headers.items() if k.lower() != "authorization"}
+                try:
+                    length = body_length(self.headers)
+                    if length > console_limit(self.path, headers):
+                        raise Refusal(413, "the body is larger than this page takes (signed in?)")
+                    raw = self.rfile.read(length) if length else b""
+                except Refusal as refusal:
+                    self._refuse(refusal.status, str(refusal))
+                    return
+                self._reply_bytes(*console(self.command, self.path, headers, raw))
 
             def _refuse(self, status: int, message: str) -> None:
                 """Answered without reading the body, then the connection closed: what was not read

@@ -28,6 +28,7 @@ from deckhand.service.infra.results_site import RESULTS_URL
 from deckhand.service.infra.runtime import Runtime
 from deckhand.service.storage import models
 
+from ..console.app import Console
 from ..site.live import LiveSite
 from . import organisers
 from .aedes import AedesBroker
@@ -242,6 +243,12 @@ class Venue:
             route=table_of,
             login=self.server_login,
         )
+        console = Console(
+            self._console_api,
+            self._tokens,
+            repository_root() / "web" / "console",
+            codes=lambda code: organisers.spend_code(self.state_dir, code),
+        )
         self.api = ApiServer(
             self._serve_api,
             self.token,
@@ -250,6 +257,8 @@ class Venue:
             organisers=lambda: organisers.read(self.state_dir),  # deckhand venue organiser add NAME
             site=LiveSite(self._public_get, self.state_dir / "site").serve,
             play=PlayerSite(self.ws_port, self.ws_host).serve,
+            console=console.serve,
+            console_limit=console.body_limit,
         ).start()
         self.http_port = self.api.port
         self.timers = threading.Thread(target=self._sweep, name="timers", daemon=True)
@@ -330,6 +339,24 @@ class Venue:
             thing = link.get("replaced" if event["httpMethod"] == "POST" else "thing")
             if isinstance(thing, str):
                 self.publisher_client.publish(CLOSE_TOPIC, thing.encode(), qos=1)
+
+    def _console_api(self, method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
+        """A call of the organiser API for the console, as its signed-in identity: the same handler
+        (and what follows it here) as a request over HTTP with that identity's token."""
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        text = json.dumps(body) if body is not None else None
+        response = self._serve_api(api_gateway_event(method, path, headers, text, identity))
+        out = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+        for key, values in (response.get("multiValueHeaders") or {}).items():
+            out[key.lower()] = values[-1]
+        return int(response.get("statusCode", 500)), out.get("content-type", ""), response.get("body") or ""
+
+    def _tokens(self) -> dict[str, str]:
+        """Identity → venue token: the venue's own and every added organiser's (read each time)."""
+        return {
+            organisers.VENUE_IDENTITY: self.token,
+            **{organisers.identity_of(n): t for n, t in organisers.read(self.state_dir).items()},
+        }
 
     def _public_get(self, path: str) -> tuple[int, Any]:
         """A GET of the API as a viewer with no role in any event (the live results site)."""

@@ -13,27 +13,15 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..static_files import Reply, static_file
 from .lambdas import repository_root
 
 PREFIX = "/play/"
-TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".json": "application/json",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".txt": "text/plain; charset=utf-8",
-}
-SEGMENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 HOST = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?")
 POLICY = (
     "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
     "script-src 'self'; worker-src 'self' blob:; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
 )
-Reply = tuple[int, dict[str, str], bytes]
 
 
 def page_folder() -> Path:
@@ -54,30 +42,13 @@ class PlayerSite:
             return 301, {"Location": PREFIX, "Cache-Control": "no-cache"}, b""
         if path == PREFIX + "config.json":
             return self._config(host_header)
-        relative = path.removeprefix(PREFIX) or "index.html"
-        parts = relative.split("/")
-        if not path.startswith(PREFIX) or not all(SEGMENT.fullmatch(p) for p in parts):
+        if not path.startswith(PREFIX):
             return _not_found()
-        file = self.root.joinpath(*parts)
-        try:
-            resolved = file.resolve(strict=True)
-            resolved.relative_to(self.root)  # a symbolic link pointing out of the folder: not served
-        except (OSError, ValueError):
-            return _not_found()
-        content_type = TYPES.get(resolved.suffix)
-        if content_type is None or not resolved.is_file():
-            return _not_found()
-        headers = {
-            "Content-Type": content_type,
-            "X-Content-Type-Options": "nosniff",
-            # The vendored files change only with their pinned version; the page's own files with
-            # every checkout: those are revalidated on each load.
-            "Cache-Control": "public, max-age=86400" if parts[0] == "vendor" else "no-cache",
-        }
-        if resolved.suffix == ".html":
-            headers["Content-Security-Policy"] = POLICY
-            headers["Referrer-Policy"] = "no-referrer"  # the join token is in the fragment, never sent
-        return 200, headers, resolved.read_bytes()
+        reply = static_file(self.root, path.removeprefix(PREFIX) or "index.html")
+        if reply[1].get("Content-Type", "").startswith("text/html"):
+            reply[1]["Content-Security-Policy"] = POLICY
+            reply[1]["Referrer-Policy"] = "no-referrer"  # the join token is in the fragment, never sent
+        return reply
 
     def _config(self, host_header: str | None) -> Reply:
         """The broker's WebSocket address as the page reaches it: the listener's own host, or the host

@@ -109,6 +109,12 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         item = events.create_event(data, owner=caller())
         return Response(201, content_types.APPLICATION_JSON, _event_doc(item))
 
+    @app.get("/events")
+    def list_events() -> dict[str, Any]:
+        """The caller's events: those it owns or holds a role in (organiser, referee), newest first."""
+        mine = events.events_of(caller())
+        return {"events": [{**_event_doc(item), "role": role} for item, role in mine]}
+
     @app.get("/events/<event_id>")
     def get_event(event_id: str) -> dict[str, Any]:
         return _event_doc(events.get_event(event_id))

@@ -356,6 +356,10 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
                 board["why"] = item.stop_reason  # handsets are told only that it stopped
             if item is not None and ended_unplayed(item):
                 board["not_played"] = True  # the referee ended it (artificial scores), for all to see
+            if staff and item is not None and item.status == "playing" and item.state:
+                board["turn"] = sorted(board_store.engine_of(item)[1].pending())  # the seats asked now
+                if item.deadline:
+                    board["deadline"] = item.deadline  # ms: when the clock next acts for a seat
             calls = [{"seat": e["s"], "at": e["at"]} for e in item.log if e["t"] == CALL] if item else []
             if staff and calls:
                 board["calls"] = calls  # a handset called the referee to this table

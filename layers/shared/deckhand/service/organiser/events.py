@@ -63,6 +63,18 @@ def get_event(event_id: str) -> EventItem:
         raise NotFound(f"no event {event_id!r}") from None
 
 
+def events_of(identity: str) -> list[tuple[EventItem, access.Role]]:
+    """The events where ``identity`` is the owner or has a role, newest first, each with that role.
+    A scan of the events' META items: a venue's or a season's events are few (hundreds), and the
+    identity's roles are inside each item."""
+    found = [
+        (item, role)
+        for item in EventItem.scan((EventItem.sk == META) & EventItem.pk.startswith("EVENT#"))
+        if (role := access.role_of(item, identity)) is not None
+    ]
+    return sorted(found, key=lambda pair: -pair[0].created_at)
+
+
 def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem:
     """Create an event after checking it against its grade; the grade's violations come back as an error.
 

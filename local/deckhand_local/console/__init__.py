@@ -1,0 +1,1 @@
+"""The tournament director's console (app.py), served by the local venue under ``/console/``."""
