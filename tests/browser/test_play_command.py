@@ -162,6 +162,38 @@ def test_a_person_plays_a_guandan_match_with_the_ai_as_partner_in_chinese(tmp_pa
         assert drawn_in_chinese(page), page.locator("[data-line]").all_inner_texts()
 
 
+def test_a_person_plays_a_shengji_match_as_the_cards_arrive_in_chinese(tmp_path, new_context, shots):
+    """Shengji's cards come one at a time at the server's pace until the person holds 25, and the
+    person's first decisions (declaring trump as the cards arrive, or passing when the deal is done;
+    burying the kitty; a lead or a follow) are asked in Chinese and made by tapping."""
+    with started(tmp_path / "play", "--game", "shengji", "--boards", "1") as (line, _, _):
+        assert OPEN.fullmatch(line)
+        page = open_phone(new_context, shots, line.split()[1])
+        wait(lambda: root(page, "online") == "true", what="the page online")
+        wait(lambda: len(hand(page)) > 0, what="the first cards", timeout=30)
+        decisions = most = 0
+        deadline = time.monotonic() + 50
+        while decisions < 3 or most < 25:
+            most = max(most, len(hand(page)))
+            assert time.monotonic() < deadline, f"{decisions} decisions asked, {len(hand(page))} cards held"
+            if not settled(page) or not page.locator("[data-option]").count() or not drawn_in_chinese(page):
+                time.sleep(0.1)
+                continue
+            asked = page.locator("#prompt").inner_text()
+            labels = page.locator("[data-option]").all_inner_texts()
+            assert CHINESE.search(asked) and all(CHINESE.search(label) for label in labels), (asked, labels)
+            kinds = [o.get_attribute("data-kind") for o in page.locator("[data-option]").all()]
+            if "pass" in kinds:
+                tap_option(page, "pass")
+            else:  # a card the ask allows (the page enables only those), then the one option
+                page.locator('[data-card]:not([aria-disabled="true"])').first.tap()
+                tap_option(page, kinds[0])
+            if answered(page) is None:
+                decisions += 1
+            no_sideways_scroll(page)
+        assert page.errors == [], page.errors
+
+
 def drawn_in_chinese(page: Any) -> bool:
     lines = page.locator("[data-line]").all_inner_texts()
     return bool(lines) and all(CHINESE.search(text) for text in lines)
