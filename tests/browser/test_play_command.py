@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from phone_pages import (
     PHONE,
+    Link,
     act,
     answered,
     hand,
@@ -168,14 +169,18 @@ def test_a_person_plays_a_shengji_match_as_the_cards_arrive_in_chinese(tmp_path,
     burying the kitty; a lead or a follow) are asked in Chinese and made by tapping."""
     with started(tmp_path / "play", "--game", "shengji", "--boards", "1") as (line, _, _):
         assert OPEN.fullmatch(line)
-        page = open_phone(new_context, shots, line.split()[1])
+        link = Link()  # the page's connections and hellos, for the message of a failure
+        page = open_phone(new_context, shots, line.split()[1], link)
         wait(lambda: root(page, "online") == "true", what="the page online")
         wait(lambda: len(hand(page)) > 0, what="the first cards", timeout=30)
         decisions = most = 0
         deadline = time.monotonic() + 50
         while decisions < 3 or most < 25:
             most = max(most, len(hand(page)))
-            assert time.monotonic() < deadline, f"{decisions} decisions asked, {len(hand(page))} cards held"
+            assert time.monotonic() < deadline, (
+                f"{decisions} decisions asked, {len(hand(page))} cards held; "
+                f"{link.connections} connections, hellos {link.hellos}, errors {page.errors}"
+            )
             if not settled(page) or not page.locator("[data-option]").count() or not drawn_in_chinese(page):
                 time.sleep(0.1)
                 continue
