@@ -258,7 +258,9 @@ def assert_no_frame_showed_another_seats_cards(
     }
     assert hidden, "every card was played: nothing to check"
     received = b"".join(frames)
-    assert received.count(b'"t":"view"') > 10
+    # Views came all along (the deal, each of the person's turns, the end): how many depends on the
+    # deal, which is the event's own (a board the AI seats end quickly has ten or fewer).
+    assert received.count(b'"t":"view"') >= 5
     for token in hidden:
         card = parse_card(token)
         assert f'"{token}"'.encode() not in received, token
