@@ -1,6 +1,7 @@
 """``deckhand play``: the quickest way for a person to try Deckhand — a local venue on free ports, a
-one-player event against the AI (人机赛: the AI in every other seat), and the join URL of its player's
-page, printed as one line ``Open http://…``."""
+one-player event against the AI (人机赛: the AI in every other seat; in a game of pairs, a short match
+with the AI as partner against an AI pair), and the join URL of its player's page, printed as one
+line ``Open http://…``."""
 
 from __future__ import annotations
 
@@ -9,21 +10,24 @@ import datetime as dt
 import signal
 import threading
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from deckhand.engines.registry import by_alias
-from deckhand.engines.spec import Competition
+from deckhand.engines.spec import Competition, GameSpec
 from deckhand.errors import DeckhandError
 
 from ..venue.api_client import ApiClient
 from ..venue.local import Venue, free_port
 
 PLAYER = "P01"
+MATCH_MINUTES = 30  # a match game's short match: ended by its boards or this clock, as its rules allow
 
 
 def playable(alias: str) -> bool:
-    """Games a person plays alone against the AI: the duplicate ones (a match game's pairs have none)."""
-    return by_alias(alias).competition is Competition.DUPLICATE
+    """Games a person plays alone against the AI: the duplicate ones, and the match games that have a
+    short match (the person's pair has the AI as partner; an AI pair sits opposite)."""
+    spec = by_alias(alias)
+    return spec.competition is Competition.DUPLICATE or spec.short_match is not None
 
 
 def start_event(api: ApiClient, alias: str, boards: int, lang: str) -> tuple[str, str]:
@@ -31,33 +35,53 @@ def start_event(api: ApiClient, alias: str, boards: int, lang: str) -> tuple[str
     and the page's path."""
     spec = by_alias(alias)
     event_id = "play-" + dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-    api.request(
-        "POST",
-        "/events",
-        {
-            "event_id": event_id,
-            "name": "试玩 · Try Deckhand",
-            "ruleset": spec.ruleset,
-            "grade": "unrated",
-            "format": "pva",
-            "venue": False,
-            "rounds": 1,
-            "boards_per_round": boards,
-            "start": dt.date.today().isoformat(),
-        },
-    )
-    api.request("POST", f"/events/{event_id}/players", {"players": [{"id": PLAYER, "name": "玩家"}]})
+    event: dict[str, Any] = {
+        "event_id": event_id,
+        "name": "试玩 · Try Deckhand",
+        "ruleset": spec.ruleset,
+        "grade": "unrated",
+        "format": "pva",
+        "venue": False,
+        "rounds": 1,
+        "start": dt.date.today().isoformat(),
+    }
+    if spec.competition is Competition.MATCH:
+        api.request("POST", "/events", {**event, **short_match(spec, boards)})
+        api.request("POST", f"/events/{event_id}/pairs", {"pairs": ai_pairs()})
+    else:
+        api.request("POST", "/events", {**event, "boards_per_round": boards})
+        api.request("POST", f"/events/{event_id}/players", {"players": [{"id": PLAYER, "name": "玩家"}]})
     links = api.request("POST", f"/events/{event_id}/links", {"players": [PLAYER]})["links"]
     api.request("POST", f"/events/{event_id}/rounds")
     path: str = links[0]["url"]
     return event_id, path.replace("/play/#", f"/play/?lang={lang}#", 1)
 
 
+def short_match(spec: GameSpec, boards: int) -> dict[str, Any]:
+    """A match game's event settings: one match, ended by ``boards`` boards or the clock."""
+    assert spec.short_match is not None
+    return {"match": {"format": "swiss"}, "options": spec.short_match(boards, MATCH_MINUTES)}
+
+
+def ai_pairs() -> list[dict[str, Any]]:
+    """The person with the AI as partner, and the pair of AIs they play against."""
+    return [
+        {
+            "id": "ME",
+            "name": "玩家 · 电脑",
+            "players": [{"id": PLAYER, "name": "玩家"}, {"id": "AI1", "name": "电脑 1", "ai": True}],
+        },
+        {
+            "id": "AI",
+            "name": "电脑",
+            "players": [{"id": f"AI{i}", "name": f"电脑 {i}", "ai": True} for i in (2, 3)],
+        },
+    ]
+
+
 def run_play(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     if not playable(args.game):
-        print(
-            f"deckhand play: {args.game} is played in matches of pairs; choose a duplicate game", file=stderr
-        )
+        print(f"deckhand play: {args.game} has no short match to play against the AI", file=stderr)
         return 2
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -98,11 +122,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], aliases
         help="try Deckhand: a local venue and a one-player event against the AI; prints the page to open",
     )
     games = [a for a in aliases if playable(a)]
-    p.add_argument("--game", choices=games, default=games[0], help=f"a duplicate game (default {games[0]})")
+    p.add_argument("--game", choices=games, default=games[0], help=f"the game (default {games[0]})")
     p.add_argument(
         "--state", default=".deckhand-play", help="the venue's state folder (default .deckhand-play)"
     )
-    p.add_argument("--boards", type=int, default=4, help="boards to play (default 4)")
+    p.add_argument(
+        "--boards",
+        type=int,
+        default=4,
+        help=f"boards to play (default 4; a match game's match: at most, or {MATCH_MINUTES} minutes)",
+    )
     p.add_argument(
         "--lang", choices=["zh-CN", "en"], default="zh-CN", help="the page's language (default zh-CN)"
     )

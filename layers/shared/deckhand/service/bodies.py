@@ -151,6 +151,10 @@ class PlayerSpec(Body):
 class PairPlayer(Body):
     id: Annotated[str, Field(pattern=ID)]
     name: Annotated[Text | None, Field(max_length=200)] = None
+    ai: bool = Field(
+        default=False,
+        description="A players-vs-AI (pva) event only: the AI plays this player's seat (no join link).",
+    )
 
 
 class PairSpec(Body):

@@ -30,7 +30,7 @@ from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
 from ..organiser.events import Conflict, device_langs, event_id_of, list_tables, things_taken
 from ..organiser.match_settings import MatchFormat, MatchSettings
-from ..organiser.pairs import entrants, list_teams
+from ..organiser.pairs import entrants, list_teams, seat_holders
 from ..organiser.player_links import devices_of, link_things
 from ..storage.keys import (
     ACTIVE,
@@ -43,6 +43,7 @@ from ..storage.keys import (
     pairing_sk,
     round_sk,
     table_of,
+    team_of,
 )
 from ..storage.models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, RoundItem
 from .formats import (
@@ -336,7 +337,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
     taken = things_taken(event_id, venue_tables[: len(pairs)])
     if taken:
         raise Conflict(f"things {', '.join(taken)} are registered in another event since")
-    members = {e.id: list(e.players) for e in _field(event)}
+    members = {team_of(t.sk): seat_holders(t) for t in list_teams(event_id)}  # "": an AI seat
     sides = g.sides
     links = link_things(event_id)  # players' own devices get their seats' views
     rows: list[dict[str, Any]] = []

@@ -96,7 +96,9 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
             raise DeckhandError(f"rounds: the stages take {staged} rounds; the event has {spec['rounds']}")
         if settings.knockout.match is not None and not settings.format.bracket:
             raise DeckhandError("match.knockout.match: only for the formats with a knockout")
-        spec = {**spec, "format": "pvp", "groups": 1, "boards_per_round": spec.get("boards_per_round") or 1}
+        # A players-vs-AI (pva) match event keeps its format: its pairs may have AI players (pairs.py).
+        fmt = spec.get("format") or "pvp"
+        spec = {**spec, "format": fmt, "groups": 1, "boards_per_round": spec.get("boards_per_round") or 1}
     elif spec.get("match") or spec.get("options"):
         raise DeckhandError(f"{g.name} events are duplicate events: no match settings or options")
     if spec.get("deal_seed") and spec["grade"] != "unrated":

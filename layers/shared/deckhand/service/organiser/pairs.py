@@ -30,6 +30,17 @@ def list_teams(event_id: str) -> list[TeamItem]:
     return sorted(items, key=lambda t: t.number)
 
 
+def is_ai(player: dict[str, Any]) -> bool:
+    """A pair's player the AI plays (a players-vs-AI event's partner or opponents): its seat has no
+    person, so the service decides for it (boards/table.py) and no join link admits it."""
+    return bool(player.get("ai"))
+
+
+def seat_holders(team: TeamItem) -> list[str]:
+    """Who sits in the pair's seats at a table: each person's id, "" where the AI plays."""
+    return ["" if is_ai(p) else p["id"] for p in team.players]
+
+
 def entrants(teams: list[TeamItem]) -> list[Entrant]:
     return [
         Entrant(
@@ -70,6 +81,7 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
         raise Conflict(
             "a late entry joins a Swiss only: a schedule or a bracket is fixed by the field it began with"
         )
+    ai_allowed = event.format == "pva"
     registered = list_teams(event_id)
     digest = request_digest(pairs)
     others = [t for t in registered if t.registration != digest]
@@ -90,6 +102,10 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
                 raise DeckhandError(f"player id {player['id']!r} may use letters, digits, '_', '.', '-'")
             if player["id"] in taken_players:
                 raise Conflict(f"player {player['id']!r} is registered twice")
+            if player.get("ai") and not ai_allowed:
+                raise DeckhandError(
+                    f"player {player['id']!r}: AI players sit only in a players-vs-AI (pva) event"
+                )
             taken_players.add(player["id"])
     registration = take_numbers(event_id, digest, len(pairs), registered, teams_counter_sk())
     if registration.done:
@@ -100,7 +116,10 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
             team_sk(pair["id"]),
             name=pair.get("name") or " & ".join(p.get("name") or p["id"] for p in pair["players"]),
             number=registration.first + i,
-            players=[{"id": p["id"], "name": p.get("name") or p["id"]} for p in pair["players"]],
+            players=[
+                {"id": p["id"], "name": p.get("name") or p["id"], **({"ai": True} if p.get("ai") else {})}
+                for p in pair["players"]
+            ],
             seed=pair.get("seed"),
             region=pair.get("region"),
             club=pair.get("club"),

@@ -85,10 +85,11 @@ def _new_link_id() -> str:
 
 
 def _registered(event_id: str) -> list[str]:
-    """The event's players, in registration order: a match event's from its pairs."""
+    """The event's players, in registration order: a match event's from its pairs (its AI players
+    have no device to admit)."""
     event = events.get_event(event_id)
     if event.match is not None:
-        return [p["id"] for team in pairs.list_teams(event_id) for p in team.players]
+        return [p["id"] for team in pairs.list_teams(event_id) for p in team.players if not pairs.is_ai(p)]
     return [player_of(p.sk) for p in events.list_players(event_id)]
 
 
