@@ -22,6 +22,7 @@ class Entry(NamedTuple):
     seats: int  # the table's size, known before the engine is loaded (checked against its spec)
     competition: Competition  # how its events run: known before loading too
     module: str  # the engine package; its ``spec`` module exports ``SPEC`` (or ``SPECS`` by rule set)
+    dealt: bool = True  # played with a deck (``spec.Deck``); False: a board game (``spec.Position``)
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -33,6 +34,8 @@ ENTRIES: tuple[Entry, ...] = (
 )
 RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
 ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
+# The rule sets played with a deck: the service's events, dealing and handsets run these today.
+DEALT_RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES if e.dealt)
 DUPLICATE_ALIASES: dict[str, str] = {
     e.alias: e.ruleset for e in ENTRIES if e.competition is Competition.DUPLICATE
 }
@@ -61,7 +64,7 @@ def game(ruleset: str) -> GameSpec:
     spec = getattr(module, "SPECS", {}).get(ruleset) or module.SPEC
     assert (
         isinstance(spec, GameSpec) and (spec.ruleset, spec.alias, spec.seats, spec.competition) == entry[:4]
-    ), entry.module
+    ) and (spec.deck is not None) == entry.dealt, entry.module
     _LOADED[ruleset] = spec
     return spec
 
