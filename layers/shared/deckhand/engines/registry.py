@@ -31,6 +31,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("guandan-2023", "guandan", 4, Competition.MATCH, "deckhand.engines.guandan"),
     Entry("shengji-yaoji2010", "shengji", 4, Competition.MATCH, "deckhand.engines.shengji"),
     Entry("shengji-common", "shengji-common", 4, Competition.MATCH, "deckhand.engines.shengji"),
+    Entry("xiangqi-2004", "xiangqi", 2, Competition.HEAD_TO_HEAD, "deckhand.engines.xiangqi", dealt=False),
 )
 RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
 ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
