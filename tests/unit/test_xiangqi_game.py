@@ -4,6 +4,7 @@ the calculator's ops and the bot."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import time
@@ -17,6 +18,7 @@ from deckhand.engines.xiangqi.chinese import chinese
 from deckhand.engines.xiangqi.position import START, Position, iccs, parse_iccs
 from deckhand.engines.xiangqi.referee import XiangqiReferee
 from deckhand.errors import DeckhandError
+from deckhand_local.cli.rules import run
 from helpers import DEPTH
 
 MATE_IN_ONE = "3k5/8R/9/9/9/9/9/9/9/R3K4 w"
@@ -240,3 +242,35 @@ def test_the_bot_is_deterministic_and_ends_the_game_when_it_can() -> None:
     board = XiangqiBoard(MATE_IN_ONE)
     board.apply(XiangqiBot().decide(board.seat_view(0)))  # type: ignore[arg-type]
     assert board.finished and board.result()["winner"] == "red"  # mated or stalemated: both lose
+
+
+def test_the_calculator_through_the_command_line() -> None:
+    """JSON Lines in, one answer a line out; a bad request gets {"error": …} and the next is answered."""
+    lines = [
+        {"op": "perft", "fen": START, "depth": 3},
+        {"op": "legal", "fen": "3k5/9/9/9/9/9/9/9/9/4K4 w"},
+        {"op": "result", "fen": "3k5/9/8R/9/9/9/9/9/9/4K4 b"},
+        {"op": "notation", "fen": START, "move": "b0c2"},
+        {"op": "perft", "fen": START},
+        {"op": "legal", "fen": START.replace("K", "A")},
+        {"op": "notation", "fen": START, "move": "e0e2"},
+    ]
+    out = io.StringIO()
+    assert run("xiangqi", io.StringIO("".join(json.dumps(x) + "\n" for x in lines)), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[:4] == [
+        {"nodes": 79666},
+        {"moves": ["e0e1", "e0f0"]},
+        {"result": None, "why": None, "check": False},
+        {"iccs": "b0c2", "chinese": "马八进七"},
+    ]
+    assert all(set(a) == {"error"} for a in answers[4:]) and len(answers) == len(lines)
+
+
+def test_the_screen_draws_the_board_in_both_languages() -> None:
+    spec = by_alias("xiangqi")
+    assert spec.screen is not None
+    board = spec.new_board([], None)
+    english, chinese_screen = spec.screen(board, 1, "en"), spec.screen(board, 1, "zh-CN")
+    assert english["h"] == [] and english["l"][1] == "9 r n b a k a b n r" and "Red to move" in english["l"]
+    assert chinese_screen["l"][0] == "你执黑方" and chinese_screen["l"][-1] == "轮到红方走棋"
