@@ -11,7 +11,8 @@ from typing import Any
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.contract import Action, Board, Rejected
-from deckhand.engines.registry import RULESETS, game
+from deckhand.engines.registry import DEALT_RULESETS as RULESETS
+from deckhand.engines.registry import game
 
 SEEDS = ("screens-1", "screens-2", "screens-3")
 BOARDS_IN_A_ROW = 3  # a carrying game's boards played one after another from one seed

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
-from deckhand.engines.registry import RULESETS, game
+from deckhand.engines.registry import DEALT_RULESETS as RULESETS
+from deckhand.engines.registry import game
 from deckhand.service.device_io import incoming as device_messages
 from deckhand.service.infra import outgoing
 from deckhand.service.infra.messaging import encode

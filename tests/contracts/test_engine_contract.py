@@ -6,6 +6,8 @@
 - the state's JSON round trip is exact at every point, and so is every seat's view;
 - the bots finish every board; results sum to zero per seat, or per side in partnership games;
 - a board replayed from its deal and its log of actions reaches the same state;
+- board games (played with a ``Position``, nothing dealt) get all of it too, their moves probed with
+  data (from any square to any square), and end 1 / ½ / 0;
 - in games whose boards carry (levels, dealer, tribute), all of it holds board after board, each
   board made from the outcome of the one before;
 - in games whose seats act during the deal (``DealtInSteps``), all of it holds between the steps too,
@@ -61,10 +63,16 @@ def accepted(board: Board, action: Action) -> bool:
 
 
 def candidates(spec: GameSpec, board: Board, seat: int, rng: random.Random) -> list[Action]:
-    """Actions a seat might send now: every kind with each of its values, and card sets from the hand."""
+    """Actions a seat might send now: every kind with each of its values, card sets from the hand, and
+    in a board game moves from a square to a square."""
     out: list[Action] = []
     for rule in spec.actions:
-        if rule.cards:
+        if rule.data and spec.position is not None:
+            squares = spec.position.squares
+            pairs = {(rng.choice(squares), rng.choice(squares)) for _ in range(300)}
+            out += [Action(seat, rule.kind, data={"from": a, "to": b}) for a, b in sorted(pairs)]
+            out.append(Action(seat, rule.kind))  # a move that says nothing
+        elif rule.cards:
             hand = board.hand(seat)
             sets = {tuple(sorted(c)) for n in (1, 2) for c in combinations(hand, n)}
             triples = sorted({tuple(sorted(c)) for c in combinations(hand, 3)})
@@ -153,9 +161,13 @@ def test_generated_actions_are_exactly_the_accepted_ones(ruleset: str, seed: str
             # declaration, where the game has them); one that was generated bare must be accepted.
             bare = {key(a._replace(data=None)): a.data is None for a in actions}
             before = board.to_json()  # once: a check never changes the board (compared after them all)
+            with_data = set(keys)
             for candidate in candidates(spec, board, seat, rng):
                 ok = accepted(board, candidate)
-                generated = bare.get(key(candidate))
+                if candidate.data is not None:  # a move with its data: generated as itself, or not at all
+                    generated = True if key(candidate) in with_data else None
+                else:
+                    generated = bare.get(key(candidate))
                 assert ok <= (generated is not None), f"{candidate} accepted but not generated"
                 assert ok or not generated, f"{candidate} generated but refused"
             assert board.to_json() == before, "checking the candidates changed the board"
@@ -226,6 +238,8 @@ def zero_sum(spec: GameSpec, result: dict[str, Any]) -> None:
         assert sum(sum(scores[s] for s in side) for side in spec.sides) == 0
     else:
         assert sum(scores) == 0
+    if spec.position is not None:  # one game of a match: 1 / ½ / 0
+        assert outcome_of(result).points in {(1, 0), (0.5, 0.5), (0, 1)}
 
 
 @rulesets
@@ -294,7 +308,11 @@ def test_the_spec_describes_its_boards(ruleset: str) -> None:
     kinds = {rule.kind for rule in spec.actions}
     assert {a.kind for s in board.pending() for a in board.legal_actions(s)} <= kinds
     assert (spec.standings is not None) == (spec.competition is Competition.DUPLICATE)
-    assert set(spec.referee().ops()) >= {"classify", "beats"}
+    if spec.position is None:
+        assert set(spec.referee().ops()) >= {"classify", "beats"}
+    else:  # a board game: two seats, one a side, its calculator judges positions
+        assert spec.seats == 2 and spec.deck is None and spec.competition is Competition.HEAD_TO_HEAD
+        assert set(spec.referee().ops()) >= {"legal", "result"}
     assert bool(spec.sides) == spec.carries  # partnership games carry levels from board to board
     for seat in board.pending():
         timing = board.timing(seat)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
-from deckhand.engines.registry import RULESETS, game
+from deckhand.engines.registry import DEALT_RULESETS as RULESETS
+from deckhand.engines.registry import game
 from deckhand.service.infra import outgoing
 
 ROOT = Path(__file__).resolve().parents[2]

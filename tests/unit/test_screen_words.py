@@ -25,7 +25,8 @@ from typing import Any
 
 import pytest
 from deckhand.engines.common import words
-from deckhand.engines.registry import RULESETS, game
+from deckhand.engines.registry import DEALT_RULESETS as RULESETS
+from deckhand.engines.registry import game
 from deckhand.service.infra import outgoing
 from deckhand.service.infra import words as service_words
 from deckhand.service.infra.messaging import encode

@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import Any
 
-from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, RULESETS, by_alias, game
+from deckhand.engines.registry import ALIASES, DEALT_RULESETS, DEFAULT_ALIAS, by_alias, game
 from deckhand.errors import DeckhandError
 
 from ..venue.database import Database
@@ -301,7 +301,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_demo.add_argument(
         "--game",
-        choices=[*ALIASES, *(r for r in RULESETS if r not in ALIASES)],
+        # The venue runs the games played with a deck (board games' events come later).
+        choices=[
+            *(a for a, r in ALIASES.items() if r in DEALT_RULESETS),
+            *(r for r in DEALT_RULESETS if r not in ALIASES),
+        ],
         default=DEFAULT_ALIAS,
         help=f"the game, or one of its rule sets (a preset) (default {DEFAULT_ALIAS})",
     )

@@ -133,22 +133,25 @@ class GameOver(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """A finished board as the platform reads it: scores per seat, the sides, the carry, the game."""
+    """A finished board as the platform reads it: scores per seat, the sides, the carry, the game.
+    A board game's board is one game of a match: ``points`` is its score per seat, 1 / ½ / 0."""
 
     scores: tuple[int, ...]
     sides: tuple[tuple[int, ...], ...]
     carry: dict[str, Any] | None
     game: GameOver | None = None
     summary: dict[str, Any] | None = None
+    points: tuple[float, float] | None = None
 
 
 def outcome_of(result: dict[str, Any]) -> Outcome:
     """The contract's part of a board's ``result()`` (the rest is the game's own detail)."""
-    game = result.get("game")
+    game, points = result.get("game"), result.get("points")
     return Outcome(
         tuple(result["scores"]),
         tuple(tuple(side) for side in result.get("sides", ())),
         result.get("carry"),
         None if game is None else GameOver(tuple(game["mp"]), tuple(game["lp"])),
         result.get("summary"),
+        None if points is None else (float(points[0]), float(points[1])),
     )

@@ -22,6 +22,7 @@ class Entry(NamedTuple):
     seats: int  # the table's size, known before the engine is loaded (checked against its spec)
     competition: Competition  # how its events run: known before loading too
     module: str  # the engine package; its ``spec`` module exports ``SPEC`` (or ``SPECS`` by rule set)
+    dealt: bool = True  # played with a deck (``spec.Deck``); False: a board game (``spec.Position``)
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -30,9 +31,12 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("guandan-2023", "guandan", 4, Competition.MATCH, "deckhand.engines.guandan"),
     Entry("shengji-yaoji2010", "shengji", 4, Competition.MATCH, "deckhand.engines.shengji"),
     Entry("shengji-common", "shengji-common", 4, Competition.MATCH, "deckhand.engines.shengji"),
+    Entry("xiangqi-2004", "xiangqi", 2, Competition.HEAD_TO_HEAD, "deckhand.engines.xiangqi", dealt=False),
 )
 RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
 ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
+# The rule sets played with a deck: the service's events, dealing and handsets run these today.
+DEALT_RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES if e.dealt)
 DUPLICATE_ALIASES: dict[str, str] = {
     e.alias: e.ruleset for e in ENTRIES if e.competition is Competition.DUPLICATE
 }
@@ -61,7 +65,7 @@ def game(ruleset: str) -> GameSpec:
     spec = getattr(module, "SPECS", {}).get(ruleset) or module.SPEC
     assert (
         isinstance(spec, GameSpec) and (spec.ruleset, spec.alias, spec.seats, spec.competition) == entry[:4]
-    ), entry.module
+    ) and (spec.deck is not None) == entry.dealt, entry.module
     _LOADED[ruleset] = spec
     return spec
 

@@ -21,6 +21,7 @@ class Competition(enum.Enum):
 
     DUPLICATE = "duplicate"  # the same boards at every table, matchpoints (RULES.md §1)
     MATCH = "match"  # a game of many boards at one table, levels carried (RULES.md §4.3)
+    HEAD_TO_HEAD = "head_to_head"  # two players, a match of games scored 1 / ½ / 0 (RULES.md §6.5)
 
 
 class BeatenCount(enum.Enum):
@@ -81,6 +82,39 @@ ViewBot = Callable[[dict[str, Any]], Action | None]
 
 
 @dataclass(frozen=True)
+class Deck:
+    """What a card game is played with: cards shuffled and dealt, one to each seat in turn.
+
+    A board's card order is its ``deals_per_board`` shuffles one after another (redeals when all
+    pass), each of ``decks`` decks (with the two jokers or not), dealt ``hand_size`` cards a seat, the
+    last ``kitty`` cards to the kitty. Dealing, commitments, dealing tables and hand records read it."""
+
+    decks: int
+    jokers: bool
+    hand_size: int
+    kitty: int = 0
+    deals_per_board: int = 1
+
+    @property
+    def size(self) -> int:
+        """The cards of one deal."""
+        return (54 if self.jokers else 52) * self.decks
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a board game is played with: a board of pieces from a start position, nothing dealt.
+
+    Two seats, one a side (seat i plays ``sides[i]``, seat 0 moves first); an action is a move with
+    data (``{"from": square, "to": square}``) or a word (resign, offer or accept a draw); a game ends
+    1 / ½ / 0 (the result's ``points``). ``new_board`` takes no card order (an empty one)."""
+
+    start: str  # the start position in the game's own notation (a FEN)
+    squares: tuple[str, ...]  # every point of the board by the name moves use
+    sides: tuple[str, str]  # the sides' names, seat by seat
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the platform needs to know about one rule set; engines export one each."""
 
@@ -88,10 +122,9 @@ class GameSpec:
     name: str  # for people: "Big Two"
     alias: str  # for the command line: "bigtwo"
     seats: int
-    decks: int
-    jokers: bool
-    hand_size: int
-    # From a shuffled card order (all of the board's deals) and the carry of the board before (or None).
+    plays_with: Deck | Position  # a deck dealt to the seats, or a board of pieces
+    # From a shuffled card order (all of the board's deals; empty for a board game) and the carry of
+    # the board before (or None).
     new_board: Callable[[Sequence[int], dict[str, Any] | None], Board]
     load_board: Callable[[str], Board]  # from state JSON
     bot: Callable[[], BoardBot]  # the AI seats' decider
@@ -100,8 +133,6 @@ class GameSpec:
     actions: tuple[ActionRule, ...]
     competition: Competition = Competition.DUPLICATE
     standings: StandingsRule | None = None  # a duplicate field's tie-break chain (duplicate games)
-    deals_per_board: int = 1  # pre-generated deals a board carries (redeals when all pass)
-    kitty: int = 0  # cards dealt last, to the kitty
     sides: tuple[tuple[int, ...], ...] = ()  # partnerships; empty when everyone plays for themselves
     carries: bool = False  # a board starts from the previous board's outcome (levels, dealer, tribute)
     # The rule set's options (typed, with the rules' defaults) from an event's JSON; None when it has none.
@@ -144,8 +175,40 @@ class GameSpec:
         object.__setattr__(self, "action_index", {a.kind: a for a in self.actions})
 
     @property
+    def deck(self) -> Deck | None:
+        """The deck a card game deals; None for a board game."""
+        return self.plays_with if isinstance(self.plays_with, Deck) else None
+
+    @property
+    def position(self) -> Position | None:
+        """The board and start position of a board game; None for a card game."""
+        return self.plays_with if isinstance(self.plays_with, Position) else None
+
+    # The deal, as the platform reads it: nothing to deal in a board game (no cards, no deals).
+    @property
+    def decks(self) -> int:
+        return self.deck.decks if self.deck else 0
+
+    @property
+    def jokers(self) -> bool:
+        return self.deck.jokers if self.deck else False
+
+    @property
+    def hand_size(self) -> int:
+        return self.deck.hand_size if self.deck else 0
+
+    @property
+    def kitty(self) -> int:
+        return self.deck.kitty if self.deck else 0
+
+    @property
+    def deals_per_board(self) -> int:
+        """Pre-generated deals a board carries (redeals when all pass)."""
+        return self.deck.deals_per_board if self.deck else 0
+
+    @property
     def deal_size(self) -> int:
-        return (54 if self.jokers else 52) * self.decks
+        return self.deck.size if self.deck else 0
 
     def action(self, kind: str) -> ActionRule | None:
         return self.action_index.get(kind)

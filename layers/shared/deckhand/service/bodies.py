@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
 
 from ..competition.artificial import Artificial
-from ..engines.registry import RULESETS
+from ..engines.registry import DEALT_RULESETS as RULESETS
 
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
 THING = r"^[A-Za-z0-9_:-]{0,128}$"

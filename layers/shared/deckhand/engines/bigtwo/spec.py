@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.game_spec import PLAY_OR_PASS, game_spec
-from ..spec import ActionRule, BeatenCount, ShowcaseScore, StandingsRule, TieBreak
+from ..spec import ActionRule, BeatenCount, Deck, ShowcaseScore, StandingsRule, TieBreak
 from . import HAND_SIZE
 from .board import BigTwoBoard, SeatView
 from .bot import BigTwoBot
@@ -25,9 +25,7 @@ SPEC = game_spec(
     referee="BigTwoReferee",
     name="Big Two",
     alias="bigtwo",
-    decks=1,
-    jokers=False,
-    hand_size=HAND_SIZE,
+    plays_with=Deck(decks=1, jokers=False, hand_size=HAND_SIZE),
     new_board=BigTwoBoard.from_order,
     actions=(
         *PLAY_OR_PASS,

@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from ..common.cards import rank_of
 from ..common.game_spec import PLAY_OR_PASS, game_spec
 from ..contract import Action
-from ..spec import ActionRule, BeatenCount, StandingsRule, TieBreak
+from ..spec import ActionRule, BeatenCount, Deck, StandingsRule, TieBreak
 from . import DEALS_PER_BOARD, HAND_SIZE
 from .board import DouDizhuBoard, SeatView
 from .bot import DouDizhuBot
@@ -26,9 +26,7 @@ SPEC = game_spec(
     referee="DouDizhuReferee",
     name="Dou Dizhu",
     alias="doudizhu",
-    decks=1,
-    jokers=True,
-    hand_size=HAND_SIZE,
+    plays_with=Deck(decks=1, jokers=True, hand_size=HAND_SIZE, kitty=3, deals_per_board=DEALS_PER_BOARD),
     new_board=DouDizhuBoard.from_order,
     actions=(
         *PLAY_OR_PASS,
@@ -49,7 +47,5 @@ SPEC = game_spec(
         ),
         beaten=BeatenCount.BY_BOARD,
     ),
-    deals_per_board=DEALS_PER_BOARD,
-    kitty=3,
     decision_key=_decision,
 )

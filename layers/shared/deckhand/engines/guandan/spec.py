@@ -8,7 +8,7 @@ from typing import Any
 
 from ..common.game_spec import game_spec
 from ..contract import Action
-from ..spec import ActionRule, Competition, lazily
+from ..spec import ActionRule, Competition, Deck, lazily
 from . import HAND_SIZE
 from .board import SIDES, GuandanBoard, SeatView
 from .bot import GuandanBot
@@ -41,9 +41,7 @@ SPEC = game_spec(
     referee="GuandanReferee",
     name="Guandan",
     alias="guandan",
-    decks=2,
-    jokers=True,
-    hand_size=HAND_SIZE,
+    plays_with=Deck(decks=2, jokers=True, hand_size=HAND_SIZE),
     new_board=GuandanBoard.from_deal,
     offer=lazily(__package__, ".screen", "offer"),
     actions=(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.game_spec import game_spec
-from ..spec import ActionRule, Competition, GameSpec
+from ..spec import ActionRule, Competition, Deck, GameSpec
 from . import COMMON, HAND_SIZE, KITTY, YAOJI
 from .board import SIDES, CommonBoard, SeatView, ShengjiBoard
 from .bot import ShengjiBot
@@ -37,10 +37,7 @@ def _spec(board: type[ShengjiBoard], preset: Preset, name: str, alias: str) -> G
         referee="ShengjiReferee",
         name=name,
         alias=alias,
-        decks=2,
-        jokers=True,
-        hand_size=HAND_SIZE,
-        kitty=KITTY,
+        plays_with=Deck(decks=2, jokers=True, hand_size=HAND_SIZE, kitty=KITTY),
         new_board=board.from_deal,
         new_board_in_steps=board.in_steps,
         actions=ACTIONS,

@@ -1,0 +1,42 @@
+"""Xiangqi's spec: what the platform needs to run ``xiangqi-2004`` games (RULES.md §6.1)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable
+
+from ..common.game_spec import game_spec
+from ..contract import Action
+from ..spec import ActionRule, Competition, Position
+from .board import SIDES, Options, SeatView, XiangqiBoard
+from .bot import XiangqiBot
+from .position import START, square_name
+from .tables import POINTS
+
+
+def _decision(action: Action) -> Hashable:
+    """A move is its from and to points; every other action is its kind."""
+    data = None if action.data is None else json.dumps(action.data, sort_keys=True)
+    return (action.seat, action.kind, action.value, data)
+
+
+SPEC = game_spec(
+    __package__,
+    board=XiangqiBoard,
+    bot=XiangqiBot,
+    view=SeatView.from_dict,
+    referee="XiangqiReferee",
+    name="Xiangqi",
+    alias="xiangqi",
+    plays_with=Position(START, tuple(square_name(sq) for sq in range(POINTS)), SIDES),
+    new_board=XiangqiBoard.from_order,
+    actions=(
+        ActionRule("move", data=True, help="move a piece: from a point to a point (h2 e2)"),
+        ActionRule("resign", help="resign the game"),
+        ActionRule("offer", help="offer a draw"),
+        ActionRule("accept", help="accept the draw offered"),
+    ),
+    competition=Competition.HEAD_TO_HEAD,
+    options=Options.from_dict,
+    decision_key=_decision,
+)
