@@ -69,7 +69,7 @@ def events_of(identity: str) -> list[tuple[EventItem, access.Role]]:
     identity's roles are inside each item."""
     found = [
         (item, role)
-        for item in EventItem.scan((EventItem.sk == META) & EventItem.pk.startswith("EVENT#"))
+        for item in EventItem.scan((EventItem.sk == META) & EventItem.pk.startswith(event_pk("")))
         if (role := access.role_of(item, identity)) is not None
     ]
     return sorted(found, key=lambda pair: -pair[0].created_at)
