@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from deckhand.engines.gomoku.stones import SIZE, B, Stones, W, parse_point
+from deckhand.engines.gomoku.stones import COLUMNS, SIZE, B, Stones, W, parse_point
 
 
 def position(black: Iterable[str] = (), white: Iterable[str] = ()) -> Stones:
@@ -23,3 +23,13 @@ def _full_colour(col: int, row: int) -> str:
 
 # A full board without a five: 113 black stones (H8 among them), 112 white; row 15 first.
 FULL_DRAW = ["".join(_full_colour(c, r) for c in range(SIZE)) for r in range(SIZE - 1, -1, -1)]
+
+
+def points_of(rows: list[str], colour: str) -> list[str]:
+    """The points holding ``colour``'s stones on a board of rows (row 15 first), A1 first."""
+    return [
+        f"{COLUMNS[c]}{row}"
+        for row in range(1, SIZE + 1)
+        for c, stone in enumerate(rows[SIZE - row])
+        if stone == colour
+    ]
