@@ -91,3 +91,12 @@ def test_the_same_position_gets_the_same_move_from_a_board_or_a_device() -> None
     assert all(GomokuBot().decide(board.seat_view(seat)) == first for _ in range(3))
     assert GomokuBot().decide(SeatView.from_dict(board.view(seat))) == first
     assert GomokuBot().decide(board.seat_view(1 - seat)) is None
+
+
+def test_the_bot_makes_an_open_four_and_stops_the_opponents() -> None:
+    # White's open three G10 H10 I10; Black has H8 alone: Black blocks at F10 or J10.
+    view = view_after(["H8", "A1", "A3"], ["G10", "H10", "I10"], 0)
+    assert GomokuBot().decide(view) in (move(0, "F10"), move(0, "J10"))
+    # White to move with its own open three and Black's: White makes its open four first.
+    view = view_after(["H8", "G8", "I8", "A1"], ["G10", "H10", "I10"], 1)
+    assert GomokuBot().decide(view) in (move(1, "F10"), move(1, "J10"))

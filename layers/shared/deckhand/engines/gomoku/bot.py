@@ -1,11 +1,13 @@
 """A deterministic Gomoku bot: the same view always gives the same move (RULES.md §1 ⚖).
 
-A short threat search, then a count of the five-point windows around each point: White claims a
-forbidden black move it can point out; either colour completes its own five, else blocks the
-opponent's; else it plays the point whose windows promise most (an own window of three becomes a
-four, two of them an open four; the opponent's windows count as what a stone there stops). Black
-never plays a forbidden point unless every point it considers is forbidden. Ties go to the lowest
-point (A1, B1, … O15), so the same position always gets the same move.
+A threat search one move deep, then a count of the five-point windows around each point. White
+claims a forbidden black move it can point out. Then, first that applies: complete a five; stop the
+opponent's five; make an open four (White: two fours); stop the opponent's open four (block its
+three); make a double threat (4-3; White also 3-3); stop the opponent's double threat; else the point
+whose windows promise most (an own window of three becomes a four; the opponent's windows count as
+what a stone there stops). Within a step the windows choose too. Black never plays a forbidden point
+unless every point it considers is forbidden. Ties go to the lowest point (A1, B1, … O15), so the
+same position always gets the same move.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from typing import NamedTuple
 from ..common.bot_style import style_of
 from ..contract import Action
 from .board import CLAIM, PLAY, RESIGN, WHITE_SEAT, SeatView, move
-from .forbidden import forbidden
+from .forbidden import Line, analyse, forbidden, line
 from .options import ForbiddenRule
-from .stones import CENTRE, DIRECTIONS, POINTS, WIDTH, B, E, Stones, W, name, parse_point
+from .stones import CENTRE, DIRECTIONS, PAD, POINTS, WIDTH, B, E, Stones, W, name, parse_point
 
 _ON_BOARD = frozenset(POINTS)
 # Windows of five points (each on the board: the padding is wider than a window) through every point.
@@ -84,13 +86,33 @@ class GomokuBot:
         return move(seat, name(point))
 
     def choose(self, stones: Stones, me: int) -> int:
+        """The point to play: a threat search over the points near the stones, then the windows."""
         opp = W if me == B else B
         points = candidates(stones)
+
+        def allowed(found: list[int]) -> list[int]:
+            return found if me == W else [p for p in found if not forbidden(stones, p)]
+
         for colour in (me, opp):  # complete a five, else stop the opponent's
             fives = [p for p in points if makes_five(stones, p, colour)]
             if fives:
-                allowed = [p for p in fives if me == W or colour == me or not forbidden(stones, p)]
-                return (allowed or fives)[0]
+                return (allowed(fives) or fives)[0]
+        mine = {p: shape(stones, p, me) for p in points}
+        theirs = {p: shape(stones, p, opp) for p in points}
+        levels = (
+            [p for p in points if mine[p].wins_next],  # an open four (White: any two fours)
+            [p for p in points if theirs[p].wins_next],  # stop the opponent's open four
+            [p for p in points if mine[p].double],  # 4-3 (White: 3-3 and 4-4 too)
+            [p for p in points if theirs[p].double],  # stop the opponent's double threat
+        )
+        for found in levels:
+            if ok := allowed(found):
+                return self._best(stones, me, ok)
+        return self._best(stones, me, allowed(points) or points)  # forced: every point is forbidden
+
+    def _best(self, stones: Stones, me: int, points: list[int]) -> int:
+        """The point whose five-point windows promise most; the lowest of equals."""
+        opp = W if me == B else B
         cells = stones.cells
         attack = self.style.attack
 
@@ -110,9 +132,45 @@ class GomokuBot:
                     total += THEIRS[theirs]
             return total
 
-        ranked = sorted(points, key=lambda p: (-worth(p), p))
-        if me == B:
-            for p in ranked:
-                if not forbidden(stones, p):
-                    return p
-        return ranked[0]  # White, or Black with nothing but forbidden points (forced)
+        return min(points, key=lambda p: (-worth(p), p))
+
+
+class Shape(NamedTuple):
+    """What a stone of one colour on a point makes, over its four lines."""
+
+    open_fours: int  # lines that two points would make five
+    fours: int
+    threes: int  # lines that one point would make a straight four (Black's not tested for forbidden points)
+    white: bool
+
+    @property
+    def wins_next(self) -> bool:
+        return self.open_fours > 0 or (self.white and self.fours >= 2)
+
+    @property
+    def double(self) -> bool:
+        threats = self.fours + self.threes
+        return threats >= 2 and (self.white or self.fours >= 1)
+
+
+_WHITE_LINES: dict[bytes, Line] = {}
+
+
+def shape(stones: Stones, p: int, colour: int) -> Shape:
+    """The lines a stone of ``colour`` on the empty point ``p`` would make (White's five or more)."""
+    cells = stones.cells
+    stones.put(p, colour)
+    open_fours = fours = threes = 0
+    for d in DIRECTIONS:
+        pattern = bytes(cells[p - PAD * d : p + PAD * d + 1 : d])
+        ln = line(pattern) if colour == B else _WHITE_LINES.get(pattern) or _white_line(pattern)
+        open_fours += ln.wins >= 2
+        fours += ln.fours
+        threes += bool(ln.threes)
+    stones.take(p)
+    return Shape(open_fours, fours, threes, colour == W)
+
+
+def _white_line(pattern: bytes) -> Line:
+    found = _WHITE_LINES[pattern] = analyse(pattern, W, exact=False)
+    return found

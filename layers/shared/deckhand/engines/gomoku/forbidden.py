@@ -39,6 +39,7 @@ class Line(NamedTuple):
     run: int  # black stones in an unbroken row through the middle
     fours: int  # distinct fours through the middle (0 when it is already a five or an overline)
     threes: tuple[int, ...]  # offsets of the points that make a straight four (none in a four line)
+    wins: int = 0  # points that add a five (two to a straight four)
 
 
 def _span(cells: list[int], at: int, stone: int) -> tuple[int, int]:
@@ -59,20 +60,22 @@ def analyse(pattern: bytes, stone: int = B, exact: bool = True) -> Line:
     if run >= 5:
         return Line(run, 0, ())
 
-    def wins(a: int, b: int) -> bool:
+    def five(a: int, b: int) -> bool:
         return b - a + 1 == 5 if exact else b - a + 1 >= 5
 
     fours: set[tuple[int, ...]] = set()
+    wins = 0
     for p in range(len(cells)):
         if cells[p] != E:
             continue
         cells[p] = stone
         a, b = _span(cells, CENTRE, stone)
-        if a <= p <= b and wins(a, b):
+        if a <= p <= b and five(a, b):
             fours.add(tuple(x for x in range(a, b + 1) if x != p))  # a four is its stones
+            wins += 1
         cells[p] = E
     if fours:
-        return Line(run, len(fours), ())
+        return Line(run, len(fours), (), wins)
     threes = []
     for q in range(1, len(cells) - 1):
         if cells[q] != E:
