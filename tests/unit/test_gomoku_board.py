@@ -9,7 +9,7 @@ import random
 
 import pytest
 from deckhand.engines.contract import Action, Rejected
-from deckhand.engines.gomoku.board import GomokuBoard, SeatView, move
+from deckhand.engines.gomoku.board import GomokuBoard, SeatView, decision_key, move
 from deckhand.engines.gomoku.options import ForbiddenRule, Options
 from deckhand.engines.gomoku.stones import POINTS, name
 from deckhand.errors import DeckhandError
@@ -233,3 +233,9 @@ def test_generated_is_accepted_refusals_change_nothing_and_json_is_exact(seed: i
         moves = [a for a in legal if a.kind == "move"]
         board.apply(rng.choice(legal if rng.random() < 0.05 or not moves else moves))
     assert sum(board.result()["scores"]) == 0
+
+
+def test_moves_at_different_points_are_different_decisions() -> None:
+    legal = GomokuBoard().legal_actions(0) + played(["H8"]).legal_actions(1)
+    assert len({decision_key(a) for a in legal}) == len(legal)
+    assert decision_key(move(1, "A1")) == decision_key(move(1, "A1"))

@@ -10,6 +10,7 @@ draw offer, the time warnings and the result: every refused action leaves it as 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
@@ -41,6 +42,14 @@ COLOURS = ("black", "white")
 def move(seat: int, point: str) -> Action:
     """The action that places ``seat``'s stone on ``point``."""
     return Action(seat, MOVE, data={"point": point})
+
+
+def decision_key(action: Action) -> Hashable:
+    """Two actions are the same decision when they are the same kind at the same point: a move's
+    point is in its data, which the card games' key leaves out."""
+    data = action.data
+    point = data.get("point") if isinstance(data, dict) else data
+    return (action.seat, action.kind, point if isinstance(point, str) else repr(point), action.timeout)
 
 
 def stones_of(moves: tuple[int, ...] | list[int]) -> Stones:
