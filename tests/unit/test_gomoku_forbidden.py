@@ -9,6 +9,7 @@ from deckhand.engines.gomoku.referee import GomokuReferee
 from deckhand.engines.gomoku.stones import Stones, parse_point
 from deckhand.errors import DeckhandError
 from gomoku_positions import FULL_DRAW, position
+from gomoku_reference import reference
 
 
 def judge(black: list[str], white: list[str] | tuple[()] = (), at: str = "H8") -> str:
@@ -23,6 +24,10 @@ CASES = [
     (["G8", "I8", "G9", "I7"], ["F8", "J8"], "legal", "one three only: the other line is blocked both ends"),
     # The horizontal three's straight-four points would be overlines: not a real three.
     (["C8", "F8", "G8", "K8", "H7", "H9"], [], "legal", "false three: both fours would make six"),
+    # The diagonal H8 I9 J10: G7 makes a four closed by White's F6; K11 a four whose far end L12
+    # would join M13 in six: neither is a straight four, so the diagonal is no three.
+    (["G8", "I8", "I9", "J10", "M13"], ["F6"], "legal", "false three: one end closed, the other an overline"),
+    (["G8", "I8", "I9", "J10"], ["F6"], "double-three", "the same with the far end open"),
     (["F8", "G8", "I8", "H6", "H7", "H9"], [], "double-four", "two fours crossing"),
     (["D8", "F8", "G8", "J8"], [], "double-four", "4-4 on one line: B.BBB.B"),
     (["D8", "E8", "G8", "J8", "K8"], [], "double-four", "4-4 on one line: BB.BB.BB"),
@@ -65,6 +70,27 @@ def test_a_three_whose_straight_four_point_is_forbidden_is_no_three() -> None:
     assert judge(threes, ["K8"]) == "double-three"
     assert judge([*threes, "E9", "D10", "C11"], ["K8"]) == "legal"
     assert judge([*threes, "E9", "D10", "C11", "H8"], ["K8"], at="F8") == "double-four"
+
+
+def test_the_recursive_test_goes_as_deep_as_it_must() -> None:
+    """F10 is a double-three only because a straight-four point of one of its threes is legal, and
+    that point is legal only because a point it would need is itself forbidden: stopping the
+    recursion one level down calls F10 legal (found by search among random positions; the slow
+    reference agrees)."""
+    rows = (
+        ["." * 15] * 5
+        + [
+            ".......B.......",
+            ".....BB.B......",
+            "......B.B......",
+            ".....B..B......",
+        ]
+        + ["." * 15] * 6
+    )
+    stones = Stones.from_rows(rows)
+    assert verdict(stones, parse_point("F10")).value == "double-three"
+    grid = [list(row) for row in reversed(rows)]
+    assert reference(grid, 5, 9) == "double-three"
 
 
 def test_white_has_no_forbidden_moves_and_a_white_overline_wins() -> None:
