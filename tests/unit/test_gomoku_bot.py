@@ -100,3 +100,23 @@ def test_the_bot_makes_an_open_four_and_stops_the_opponents() -> None:
     # White to move with its own open three and Black's: White makes its open four first.
     view = view_after(["H8", "G8", "I8", "A1"], ["G10", "H10", "I10"], 1)
     assert GomokuBot().decide(view) in (move(1, "F10"), move(1, "J10"))
+
+
+def test_black_plays_a_forbidden_point_only_when_forced() -> None:
+    # White's four D4 E5 F6 G7 (C3 is Black's) ends on H8, a double-three for Black: the only block.
+    stones = position(["G8", "I8", "H7", "H9", "C3"], ["D4", "E5", "F6", "G7", "O15"])
+    assert verdict(stones, parse_point("H8")).value == "double-three"
+    assert GomokuBot().choose(stones, B) == parse_point("H8")
+
+
+@pytest.mark.parametrize("styles", [("steady", "bold"), ("bold", "careful"), ("careful", "steady")])
+def test_bots_finish_games_against_each_other_and_black_stays_legal(styles: tuple[str, str]) -> None:
+    bots = [GomokuBot(styles[0]), GomokuBot(styles[1])]
+    board = GomokuBoard()
+    while not board.finished:
+        seat = board.pending()[0]
+        action = bot_move(board, seat, bots[seat])
+        if seat == 0:
+            assert verdict(board.stones, parse_point(action.data["point"])).value == "legal"
+        board.apply(action)
+    assert board.result()["why"] in ("five", "full")
