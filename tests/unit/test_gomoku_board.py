@@ -190,7 +190,7 @@ def test_options_from_json() -> None:
         "move_seconds": 60,
     }
     assert Options.from_dict({"forbidden": "automatic"}).forbidden is ForbiddenRule.AUTOMATIC
-    for bad in ({"forbidden": "never"}, {"move_seconds": 0}, {"move_seconds": True}, {"colour": 1}):
+    for bad in ({"forbidden": "never"}, {"forbidden": []}, {"move_seconds": 0}, {"move_seconds": True}, {"colour": 1}):
         with pytest.raises(DeckhandError):
             Options.from_dict(bad)
     assert GomokuBoard.from_carry({"options": {"move_seconds": 30}}).options.move_seconds == 30

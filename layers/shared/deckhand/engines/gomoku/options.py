@@ -40,7 +40,7 @@ class Options:
         if unknown:
             raise DeckhandError(f"unknown gomoku options: {', '.join(sorted(unknown))}")
         rule = data.get("forbidden", ForbiddenRule.CLAIM.value)
-        if rule not in {r.value for r in ForbiddenRule}:
+        if not isinstance(rule, str) or rule not in {r.value for r in ForbiddenRule}:
             raise DeckhandError(f"'forbidden' must be 'claim' or 'automatic', got {rule!r}")
         seconds = data.get("move_seconds", MOVE_SECONDS)
         low, high = MOVE_SECONDS_RANGE
