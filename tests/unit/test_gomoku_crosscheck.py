@@ -11,6 +11,8 @@ import random
 from deckhand.engines.gomoku.forbidden import verdict
 from deckhand.engines.gomoku.stones import SIZE, Stones, index
 from gomoku_reference import FALSE_THREES, Grid, reference
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def random_position(rng: random.Random, at_edge: bool = False) -> tuple[Grid, Stones, list[tuple[int, int]]]:
@@ -48,3 +50,27 @@ def test_the_fast_checker_agrees_with_the_rif_definitions_on_random_positions() 
     # The sample exercises every verdict, so a broken rule of any kind shows here.
     assert all(seen.get(v, 0) >= 10 for v in ("legal", "overline", "double-four", "double-three")), seen
     assert FALSE_THREES[0] >= 10  # and the recursive test of a three decides some of them
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    stones=st.dictionaries(
+        st.tuples(st.integers(-4, 4), st.integers(-4, 4)),  # offsets from the move: its lines fill up
+        st.sampled_from("BBW"),
+        min_size=20,
+        max_size=60,
+    ),
+    spot=st.tuples(st.integers(0, SIZE - 1), st.integers(0, SIZE - 1)),
+)
+def test_the_fast_checker_agrees_with_the_reference_on_drawn_positions(
+    stones: dict[tuple[int, int], str], spot: tuple[int, int]
+) -> None:
+    """The same comparison, on positions hypothesis draws (and shrinks, when they disagree)."""
+    grid = [["."] * SIZE for _ in range(SIZE)]
+    board = Stones()
+    for (dc, dr), colour in stones.items():
+        c, r = spot[0] + dc, spot[1] + dr
+        if (dc or dr) and 0 <= c < SIZE and 0 <= r < SIZE:
+            grid[r][c] = colour
+            board.put(index(c, r), ord(colour))
+    assert verdict(board, index(*spot)).value == reference(grid, *spot)
