@@ -190,7 +190,13 @@ def test_options_from_json() -> None:
         "move_seconds": 60,
     }
     assert Options.from_dict({"forbidden": "automatic"}).forbidden is ForbiddenRule.AUTOMATIC
-    for bad in ({"forbidden": "never"}, {"forbidden": []}, {"move_seconds": 0}, {"move_seconds": True}, {"colour": 1}):
+    for bad in (
+        {"forbidden": "never"},
+        {"forbidden": []},
+        {"move_seconds": 0},
+        {"move_seconds": True},
+        {"colour": 1},
+    ):
         with pytest.raises(DeckhandError):
             Options.from_dict(bad)
     assert GomokuBoard.from_carry({"options": {"move_seconds": 30}}).options.move_seconds == 30
@@ -205,7 +211,7 @@ def probes(seat: int) -> list[Action]:
     ]
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_generated_is_accepted_refusals_change_nothing_and_json_is_exact(seed: int) -> None:
     rng = random.Random(seed)
     board = GomokuBoard(AUTOMATIC if seed % 2 else None)

@@ -11,6 +11,7 @@ import random
 from deckhand.engines.gomoku.forbidden import verdict
 from deckhand.engines.gomoku.stones import SIZE, Stones, index
 from gomoku_reference import FALSE_THREES, Grid, reference
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,7 +53,7 @@ def test_the_fast_checker_agrees_with_the_rif_definitions_on_random_positions() 
     assert FALSE_THREES[0] >= 10  # and the recursive test of a three decides some of them
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     stones=st.dictionaries(
         st.tuples(st.integers(-4, 4), st.integers(-4, 4)),  # offsets from the move: its lines fill up
