@@ -1,0 +1,40 @@
+"""``deckhand rules --game gomoku``: the referee's calculator for rule set gomoku-renju (RULES.md §6.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ...errors import DeckhandError
+from ..common.requests import field
+from .forbidden import Verdict, verdict
+from .stones import B, E, Stones, W, parse_point
+
+RESULTS = {B: "black", W: "white"}
+
+
+class GomokuReferee:
+    """forbidden and result, on a board of 15 strings (row 15 first, columns A–O; "B", "W", ".")."""
+
+    def ops(self) -> Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+        return {"forbidden": self.forbidden, "result": self.result}
+
+    def forbidden(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The verdict on ``color`` playing ``move``: White's moves are always legal; Black's exact
+        five is legal; else the first of overline, double-four, double-three."""
+        stones = Stones.from_rows(field(request, "board"))
+        point = parse_point(field(request, "move"))
+        color = field(request, "color")
+        if color not in ("B", "W"):
+            raise DeckhandError(f"'color' must be 'B' or 'W', got {color!r}")
+        if stones.cells[point] != E:
+            raise DeckhandError(f"{request['move']} already holds a stone")
+        return {"verdict": (verdict(stones, point) if color == "B" else Verdict.LEGAL).value}
+
+    def result(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Black's exact five or White's five or more; a full board without one is a draw."""
+        stones = Stones.from_rows(field(request, "board"))
+        won = stones.winner()
+        if won is not None:
+            return {"result": RESULTS[won]}
+        return {"result": "draw" if stones.full else None}
