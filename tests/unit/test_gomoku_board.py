@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from deckhand.engines.contract import Action, Rejected
+from deckhand.engines.contract import Action, Rejected, outcome_of
 from deckhand.engines.gomoku.board import GomokuBoard, SeatView, decision_key, move
 from deckhand.engines.gomoku.options import ForbiddenRule, Options
 from deckhand.engines.gomoku.stones import POINTS, name
@@ -70,7 +70,7 @@ def test_a_move_names_one_point(data: object) -> None:
 def test_black_wins_with_exactly_five() -> None:
     board = played(FIVE)
     assert board.finished and board.result()["winner"] == 0 and board.result()["why"] == "five"
-    assert board.result()["scores"] == [1, -1] and board.result()["half_points"] == [2, 0]
+    assert board.result()["scores"] == [1, -1] and outcome_of(board.result()).points == (1, 0)
 
 
 def test_a_black_overline_is_no_five_and_a_white_overline_is() -> None:
@@ -148,7 +148,7 @@ def test_resignation_and_agreed_draws() -> None:
     board.apply(move(1, "A1"))  # the offer stands while its maker moves
     board.apply(Action(0, "accept"))
     assert board.finished and board.result()["winner"] is None and board.result()["why"] == "agreed"
-    assert board.result()["scores"] == [0, 0] and board.result()["half_points"] == [1, 1]
+    assert board.result()["scores"] == [0, 0] and outcome_of(board.result()).points == (0.5, 0.5)
 
 
 def test_a_draw_offer_lapses_when_the_other_side_places_a_stone() -> None:

@@ -46,10 +46,14 @@ def move(seat: int, point: str) -> Action:
 
 def decision_key(action: Action) -> Hashable:
     """Two actions are the same decision when they are the same kind at the same point: a move's
-    point is in its data, which the card games' key leaves out."""
+    point is in its data, which the card games' key leaves out; it is named as the board reads it."""
     data = action.data
     point = data.get("point") if isinstance(data, dict) else data
-    return (action.seat, action.kind, point if isinstance(point, str) else repr(point), action.timeout)
+    try:
+        where = name(parse_point(point))  # "h8" and "H8" are one point, as the board reads them
+    except DeckhandError:
+        where = repr(point)
+    return (action.seat, action.kind, where, action.timeout)
 
 
 def stones_of(moves: tuple[int, ...] | list[int]) -> Stones:
@@ -144,6 +148,13 @@ class GomokuBoard(GameBoard):
             raise DeckhandError("a gomoku game starts from its options alone")
         return cls(Options.from_dict(None if carry is None else carry.get("options")))
 
+    @classmethod
+    def from_order(cls, order: Any, carry: dict[str, Any] | None = None) -> GomokuBoard:
+        """The spec's ``new_board``: nothing is dealt (``order`` is empty); the carry as ``from_carry``."""
+        if order:
+            raise DeckhandError("a gomoku board is not dealt: its card order must be empty")
+        return cls.from_carry(carry)
+
     # -- queries ---------------------------------------------------------------------------------
 
     @property
@@ -197,20 +208,21 @@ class GomokuBoard(GameBoard):
         return None if default is None else Timing(self.options.move_seconds * 1000, default)
 
     def result(self) -> dict[str, Any]:
-        """The game's result: ``scores`` +1/−1 (0 each when drawn), ``points`` in half points (2/0, 1/1)."""
+        """The game's result: ``scores`` +1/−1 (0 each when drawn), ``points`` the match's 1 / ½ / 0."""
         self._check_ended()
         if self.winner == NOBODY:
-            scores, points = [0, 0], [1, 1]
+            scores, points = [0, 0], [0.5, 0.5]
         else:
             scores = [1 if s == self.winner else -1 for s in range(SEATS)]
-            points = [2 if s == self.winner else 0 for s in range(SEATS)]
+            points = [1.0 if s == self.winner else 0.0 for s in range(SEATS)]
         return {
             "ruleset": RULESET,
             "winner": None if self.winner == NOBODY else self.winner,
             "why": self.why,
             "moves": len(self.moves),
             "scores": scores,
-            "half_points": points,
+            "points": points,
+            "carry": None,
         }
 
     # -- actions ---------------------------------------------------------------------------------
