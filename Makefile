@@ -108,6 +108,7 @@ demo: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
 bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/bigtwo_bench.py
 	$(BIN)/python bench/guandan_bench.py
+	$(BIN)/python bench/gomoku_bench.py
 	$(BIN)/python bench/competition_bench.py
 	$(BIN)/python bench/matchplay_bench.py
 	$(BIN)/python bench/xiangqi_bench.py

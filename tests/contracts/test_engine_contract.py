@@ -7,7 +7,7 @@
 - the bots finish every board; results sum to zero per seat, or per side in partnership games;
 - a board replayed from its deal and its log of actions reaches the same state;
 - board games (played with a ``Position``, nothing dealt) get all of it too, their moves probed with
-  data (from any square to any square), and end 1 / ½ / 0;
+  data (from any square to any square, or onto every point), and end 1 / ½ / 0;
 - in games whose boards carry (levels, dealer, tribute), all of it holds board after board, each
   board made from the outcome of the one before;
 - in games whose seats act during the deal (``DealtInSteps``), all of it holds between the steps too,
@@ -64,13 +64,18 @@ def accepted(board: Board, action: Action) -> bool:
 
 def candidates(spec: GameSpec, board: Board, seat: int, rng: random.Random) -> list[Action]:
     """Actions a seat might send now: every kind with each of its values, card sets from the hand, and
-    in a board game moves from a square to a square."""
+    in a board game moves with squares as their data (from a square to a square, or onto a point)."""
     out: list[Action] = []
     for rule in spec.actions:
         if rule.data and spec.position is not None:
-            squares = spec.position.squares
-            pairs = {(rng.choice(squares), rng.choice(squares)) for _ in range(300)}
-            out += [Action(seat, rule.kind, data={"from": a, "to": b}) for a, b in sorted(pairs)]
+            squares, keys = spec.position.squares, spec.position.move_data
+            if len(keys) == 1:  # a stone placed: every point
+                picks = {(square,) for square in squares}
+            else:  # a piece moved: 300 draws of a square for each key
+                picks = {tuple(rng.choice(squares) for _ in keys) for _ in range(300)}
+            out += [
+                Action(seat, rule.kind, data=dict(zip(keys, pick, strict=True))) for pick in sorted(picks)
+            ]
             out.append(Action(seat, rule.kind))  # a move that says nothing
         elif rule.cards:
             hand = board.hand(seat)

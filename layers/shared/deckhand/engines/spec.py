@@ -106,12 +106,14 @@ class Position:
     """What a board game is played with: a board of pieces from a start position, nothing dealt.
 
     Two seats, one a side (seat i plays ``sides[i]``, seat 0 moves first); an action is a move with
-    data (``{"from": square, "to": square}``) or a word (resign, offer or accept a draw); a game ends
+    data (``move_data``'s keys, each a square: ``{"from": square, "to": square}`` moves a piece,
+    ``{"point": square}`` places a stone) or a word (resign, offer or accept a draw…); a game ends
     1 / ½ / 0 (the result's ``points``). ``new_board`` takes no card order (an empty one)."""
 
-    start: str  # the start position in the game's own notation (a FEN)
+    start: str  # the start position in the game's own notation (a FEN; the empty board)
     squares: tuple[str, ...]  # every point of the board by the name moves use
     sides: tuple[str, str]  # the sides' names, seat by seat
+    move_data: tuple[str, ...] = ("from", "to")  # the keys of a move's data, each a square
 
 
 @dataclass(frozen=True)

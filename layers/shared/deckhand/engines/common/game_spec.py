@@ -11,6 +11,12 @@ from ..spec import ActionRule, GameSpec, board_bot, lazily, view_bot
 
 # A climbing game's play and pass, as a handset offers them (a game that takes more with a play says so).
 PLAY_OR_PASS = (ActionRule("play", cards=True, help="play these cards"), ActionRule("pass", help="pass"))
+# A board game's words besides its moves: resign, offer a draw, accept the draw the other side offered.
+RESIGN_OR_DRAW = (
+    ActionRule("resign", help="resign the game"),
+    ActionRule("offer", help="offer a draw"),
+    ActionRule("accept", help="accept the draw offered"),
+)
 
 
 class SpecBoard(Protocol):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable
 
-from ..common.game_spec import game_spec
+from ..common.game_spec import RESIGN_OR_DRAW, game_spec
 from ..contract import Action
 from ..spec import ActionRule, Competition, Position
 from .board import SIDES, Options, SeatView, XiangqiBoard
@@ -32,9 +32,7 @@ SPEC = game_spec(
     new_board=XiangqiBoard.from_order,
     actions=(
         ActionRule("move", data=True, help="move a piece: from a point to a point (h2 e2)"),
-        ActionRule("resign", help="resign the game"),
-        ActionRule("offer", help="offer a draw"),
-        ActionRule("accept", help="accept the draw offered"),
+        *RESIGN_OR_DRAW,
     ),
     competition=Competition.HEAD_TO_HEAD,
     options=Options.from_dict,
