@@ -68,8 +68,18 @@ class UciPerft:
 
     def send(self, command: str) -> None:
         assert self.process.stdin is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(command + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise self.ended(f"before {command!r}") from None
+
+    def ended(self, when: str) -> UciError:
+        try:
+            code: int | None = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        return UciError(f"the engine ended (exit status {code}) {when}")
 
     def until(self, last: Callable[[str], bool]) -> list[str]:
         """The engine's lines up to and including the first for which ``last(line)`` holds."""
@@ -78,7 +88,7 @@ class UciPerft:
         while True:
             line = self.process.stdout.readline()
             if not line:
-                raise UciError(f"the engine ended (exit {self.process.poll()}) after {lines[-3:]!r}")
+                raise self.ended(f"after {lines[-3:]!r}")
             lines.append(line)
             if last(line):
                 return lines
@@ -109,6 +119,6 @@ class UciPerft:
             try:
                 self.send("quit")
                 self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
+            except (OSError, UciError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()

@@ -30,7 +30,7 @@ from types import ModuleType
 from deckhand.engines.xiangqi.board import XiangqiBoard
 from deckhand.engines.xiangqi.bot import XiangqiBot
 from deckhand.engines.xiangqi.position import START, Position, perft
-from uci_perft import UciPerft
+from uci_perft import UciError, UciPerft
 
 RUNS = 3
 NODES_AIM = 100_000  # perft nodes a second, pure Python (issue 38)
@@ -92,7 +92,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Xiangqi engine — Python {platform.python_version()} on {platform.machine()}, one core, CPU time")
     peer = importlib.import_module(args.peer) if args.peer else None
-    fsf = UciPerft(args.fairy_stockfish) if args.fairy_stockfish else None
+    try:
+        fsf = UciPerft(args.fairy_stockfish) if args.fairy_stockfish else None
+    except (UciError, OSError) as error:
+        parser.error(f"--fairy-stockfish {args.fairy_stockfish}: {error}")
     total_nodes, total_time, peer_time = 0, 0.0, 0.0
     fsf_nodes, fsf_time, mismatches = 0, 0.0, 0
     for fen, depth, expected in POSITIONS + ([] if args.quick else DEEP):

@@ -108,3 +108,13 @@ def test_a_perft_run_over_the_pipe_returns_the_count_and_a_time(tmp_path: Path):
 def test_an_engine_without_xiangqi_is_refused_clearly(tmp_path: Path):
     with pytest.raises(uci.UciError, match="large-board"):
         uci.UciPerft(stand_in(tmp_path, ["chess", "janggi"]))
+
+
+@pytest.mark.parametrize("body", ["sys.exit(3)", "sys.stdin.readline(); sys.exit(3)"])
+def test_an_engine_that_ends_is_an_error_not_a_hang(tmp_path: Path, body: str):
+    """Ended before our first line (a broken pipe, or no answer) or after reading it (no answer)."""
+    path = tmp_path / "engine"
+    path.write_text(f"#!{sys.executable}\nimport sys\n{body}\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    with pytest.raises(uci.UciError, match="exit status 3"):
+        uci.UciPerft(str(path))
