@@ -7,6 +7,11 @@ CPU time on one core, each figure the median of ``--runs`` runs.
 ``--peer MODULE``: a pure-Python Xiangqi move generator installed in the bench's own environment
 (never a dependency of the project), timed on the same positions for the side-by-side figure. The
 module must offer ``perft(fen, depth) -> int``; a thin adapter is the bench-runner's to write.
+
+``--fairy-stockfish PATH``: a Fairy-Stockfish binary the bench-runner built from its public source
+(with large-board support, which Xiangqi needs; never part of the project), run over UCI on the same
+positions and depths: its counts must equal ours, and its nodes per second (wall clock, C++ on
+bitboards) stand beside ours as the physical reference, not as an aim.
 """
 
 from __future__ import annotations
@@ -16,12 +21,16 @@ import importlib
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from functools import partial
+from types import ModuleType
 
 from deckhand.engines.xiangqi.board import XiangqiBoard
 from deckhand.engines.xiangqi.bot import XiangqiBot
 from deckhand.engines.xiangqi.position import START, Position, perft
+from uci_perft import UciError, UciPerft
 
 RUNS = 3
 NODES_AIM = 100_000  # perft nodes a second, pure Python (issue 38)
@@ -48,6 +57,10 @@ def ours(fen: str, depth: int) -> int:
     return perft(Position.from_fen(fen), depth)
 
 
+def peer_perft(peer: ModuleType, fen: str, depth: int) -> int:
+    return int(peer.perft(fen, depth))
+
+
 def bot_moves(games: int) -> list[float]:
     """CPU seconds of each bot move in games against a random mover."""
     bot, times = XiangqiBot(), []
@@ -71,28 +84,58 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="depth 3 only, two bot games")
     parser.add_argument("--runs", type=int, default=RUNS, help="runs of each figure; the median is printed")
     parser.add_argument("--peer", help="a module with perft(fen, depth) -> int, timed beside ours")
+    parser.add_argument(
+        "--fairy-stockfish",
+        metavar="PATH",
+        help="a Fairy-Stockfish binary (large boards), run over UCI beside ours",
+    )
     args = parser.parse_args()
     print(f"Xiangqi engine — Python {platform.python_version()} on {platform.machine()}, one core, CPU time")
     peer = importlib.import_module(args.peer) if args.peer else None
+    try:
+        fsf = UciPerft(args.fairy_stockfish) if args.fairy_stockfish else None
+    except (UciError, OSError) as error:
+        parser.error(f"--fairy-stockfish {args.fairy_stockfish}: {error}")
     total_nodes, total_time, peer_time = 0, 0.0, 0.0
+    fsf_nodes, fsf_time, mismatches = 0, 0.0, 0
     for fen, depth, expected in POSITIONS + ([] if args.quick else DEEP):
-        nodes, seconds = timed(lambda f=fen, d=depth: ours(f, d), args.runs)
+        nodes, seconds = timed(partial(ours, fen, depth), args.runs)
         assert nodes == expected, (fen, depth, nodes)
         total_nodes, total_time = total_nodes + nodes, total_time + seconds
         line = f"  perft {depth} {fen.split()[0][:28]:<28} {nodes:>10,} nodes {nodes / seconds:>10,.0f}/s"
         if peer is not None:
-            theirs, their_seconds = timed(lambda f=fen, d=depth: int(peer.perft(f, d)), 1)
+            theirs, their_seconds = timed(partial(peer_perft, peer, fen, depth), 1)
             peer_time += their_seconds
             line += f"   peer {theirs:>10,} nodes {theirs / their_seconds:>10,.0f}/s"
+        if fsf is not None:
+            counted, fsf_seconds = fsf.timed(fen, depth, args.runs)
+            fsf_nodes, fsf_time = fsf_nodes + counted, fsf_time + fsf_seconds
+            line += f"   fsf {counted:>10,} nodes {counted / fsf_seconds:>12,.0f}/s ({counted / fsf_seconds / (nodes / seconds):,.0f}×)"
+            if counted != nodes:
+                mismatches += 1
+                line += f"   !!! MISMATCH: Fairy-Stockfish counts {counted:,}, ours {nodes:,}"
         print(line)
     print(f"perft: {total_nodes / total_time:,.0f} nodes/s (aim ≥ {NODES_AIM:,})")
     if peer is not None:
         print(f"peer: ours is {peer_time / total_time:.1f}× as fast (aim ≥ 50×)")
+    if fsf is not None:
+        fsf.close()
+        print(
+            f"Fairy-Stockfish (C++, bitboards; wall clock; the physical reference, not an aim): "
+            f"{fsf_nodes / fsf_time:,.0f} nodes/s, {fsf_nodes / fsf_time / (total_nodes / total_time):,.0f}× ours"
+        )
+        if mismatches:
+            print(
+                f"!!! {mismatches} perft count(s) differ from Fairy-Stockfish's: see MISMATCH above",
+                file=sys.stderr,
+            )
     times = bot_moves(2 if args.quick else 6)
     print(
         f"bot: {len(times)} moves, median {statistics.median(times) * 1000:.0f} ms, "
         f"slowest {max(times) * 1000:.0f} ms (aim < {BOT_AIM * 1000:.0f} ms)"
     )
+    if mismatches:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
