@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from itertools import combinations
@@ -247,13 +248,33 @@ def zero_sum(spec: GameSpec, result: dict[str, Any]) -> None:
         assert outcome_of(result).points in {(1, 0), (0.5, 0.5), (0, 1)}
 
 
-@rulesets
-@SETTINGS
-@given(seed=st.text(max_size=10))
-def test_bots_finish_every_board_and_results_are_zero_sum(ruleset: str, seed: str) -> None:
+# A board game's bots play the same game from the same position: each game here opens with a few random
+# moves from the seed, and one game per rule set is enough here (each is a hundred searches; `make
+# test-deep` plays ten).
+OPENING_PLIES = 4
+FROM_A_POSITION = settings(SETTINGS, max_examples=examples(1))
+dealt = pytest.mark.parametrize("ruleset", [r for r in RULESETS if game(r).position is None])
+positioned = pytest.mark.parametrize("ruleset", [r for r in RULESETS if game(r).position is not None])
+
+
+def opened(spec: GameSpec, seed: str, choose: Any) -> Any:
+    """``choose``, after a board game's first few moves drawn at random from ``seed``."""
+    if spec.position is None:
+        return choose
+    rng, plies = random.Random(seed), [0]
+
+    def first_random(board: Board, seat: int) -> Action:
+        plies[0] += 1
+        return rng.choice(board.legal_actions(seat)) if plies[0] <= OPENING_PLIES else choose(board, seat)
+
+    return first_random
+
+
+def bots_finish(ruleset: str, seed: str) -> None:
     spec = game(ruleset)
     decide = spec.bot()
 
+    @functools.partial(opened, spec, seed)
     def choose(board: Board, seat: int) -> Action:
         action = decide(board, seat)
         assert action is not None, "a bot decides when asked"
@@ -263,15 +284,27 @@ def test_bots_finish_every_board_and_results_are_zero_sum(ruleset: str, seed: st
         zero_sum(spec, board.result())
 
 
-@rulesets
+@dealt
 @SETTINGS
-@given(seed=st.text(max_size=10), styles=st.randoms(use_true_random=False))
-def test_view_bots_decide_legally_from_the_devices_view(
-    ruleset: str, seed: str, styles: random.Random
+@given(seed=st.text(max_size=10))
+def test_bots_finish_every_board_and_results_are_zero_sum(ruleset: str, seed: str) -> None:
+    bots_finish(ruleset, seed)
+
+
+@positioned
+@FROM_A_POSITION
+@given(seed=st.text(max_size=10))
+def test_bots_finish_every_game_from_a_position_and_score_one_half_or_nothing(
+    ruleset: str, seed: str
 ) -> None:
+    bots_finish(ruleset, seed)
+
+
+def view_bots_decide(ruleset: str, seed: str, styles: random.Random) -> None:
     spec = game(ruleset)
     bots = [spec.view_bot(styles.choice(["steady", "bold", "careful"])) for _ in range(spec.seats)]
 
+    @functools.partial(opened, spec, seed)
     def choose(board: Board, seat: int) -> Action:
         action = bots[seat](json.loads(json.dumps(board.view(seat))))
         assert action is not None
@@ -280,6 +313,22 @@ def test_view_bots_decide_legally_from_the_devices_view(
 
     for board in play_out(spec, seed, choose).boards:
         zero_sum(spec, board.result())
+
+
+@dealt
+@SETTINGS
+@given(seed=st.text(max_size=10), styles=st.randoms(use_true_random=False))
+def test_view_bots_decide_legally_from_the_devices_view(
+    ruleset: str, seed: str, styles: random.Random
+) -> None:
+    view_bots_decide(ruleset, seed, styles)
+
+
+@positioned
+@FROM_A_POSITION
+@given(seed=st.text(max_size=10), styles=st.randoms(use_true_random=False))
+def test_view_bots_decide_legally_from_a_games_view(ruleset: str, seed: str, styles: random.Random) -> None:
+    view_bots_decide(ruleset, seed, styles)
 
 
 @rulesets
