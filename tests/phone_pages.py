@@ -135,3 +135,15 @@ def act(page: Any) -> bool:
         tap_option(page, kinds[0])
     assert answered(page) in (None, "phase_closed", "already_decided")
     return True
+
+
+def walk(value: Any) -> list[dict[str, Any]]:
+    """Every object inside a JSON document."""
+    found = []
+    if isinstance(value, dict):
+        found.append(value)
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found.extend(walk(item))
+    return found

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone_pages import PHONE, answered, hand, no_sideways_scroll, root, tap_option, wait
+from phone_pages import PHONE, answered, hand, no_sideways_scroll, root, tap_option, wait, walk
 
 pytest.importorskip("playwright")
 
@@ -276,15 +276,3 @@ def assert_no_frame_showed_another_seats_cards(frames: list[bytes], doc: dict[st
             assert words.card(parse_card(token)).encode() not in shown, (number, token)
     assert checked, "every card was shown: nothing to check"
     assert received.count(b'"t":"view"') > 10
-
-
-def walk(value: Any) -> list[dict[str, Any]]:
-    """Every object inside a JSON document."""
-    found = []
-    if isinstance(value, dict):
-        found.append(value)
-        value = list(value.values())
-    if isinstance(value, list):
-        for item in value:
-            found.extend(walk(item))
-    return found

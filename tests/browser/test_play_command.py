@@ -29,6 +29,7 @@ from phone_pages import (
     settled,
     tap_option,
     wait,
+    walk,
 )
 
 pytest.importorskip("playwright")
@@ -265,15 +266,3 @@ def assert_no_frame_showed_another_seats_cards(
         card = parse_card(token)
         assert f'"{token}"'.encode() not in received, token
         assert words.card(card).encode() not in received, (token, words.card(card))
-
-
-def walk(value: Any) -> list[dict[str, Any]]:
-    """Every object inside a JSON document."""
-    found = []
-    if isinstance(value, dict):
-        found.append(value)
-        value = list(value.values())
-    if isinstance(value, list):
-        for item in value:
-            found.extend(walk(item))
-    return found
