@@ -66,8 +66,9 @@ $(WEB): tools/web/package.json
 	touch $(WEB)
 
 # The checks run side by side (pytest waits on venues and brokers much of its time); each one's output is
-# printed whole when it ends. pytest itself runs on every core (PYTEST_JOBS: a number, or auto).
-PYTEST_JOBS ?= auto
+# printed whole when it ends. pytest runs one worker more than the machine has cores (PYTEST_JOBS: a
+# number, or auto for one a core): a quarter of the run waits on venues, brokers and browsers.
+PYTEST_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test:
 	$(MAKE) --no-print-directory -j4 --output-sync=target checks
 

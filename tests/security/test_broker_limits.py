@@ -64,7 +64,7 @@ def test_a_things_oversized_message_is_cut_off_and_never_delivered(broker):
     assert not big.paho.is_connected()
     big.close()
     small = thing(port, "sec-small")
-    small.publish("dh/sec-small/up", b'{"t":"hello","msg":"m1"}')
-    time.sleep(SETTLE)
+    small.publish("dh/sec-small/up", b'{"t":"hello","msg":"m1"}', confirmed=True)
+    server.wait_for(lambda: server.messages)
     small.close()
     assert [topic for topic, _ in server.messages] == ["dh/sec-small/up"]

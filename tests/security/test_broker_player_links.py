@@ -70,7 +70,8 @@ def test_a_join_token_admits_its_device_to_its_own_topics_only(venue: Venue) -> 
     assert device.accepted
     device.subscribe(f"dh/{thing}/down", f"dh/{other}/down", "dh/#", "#")
     before = venue.bridge.received
-    device.publish(f"dh/{thing}/up", b'{"t":"hello","msg":"h1"}')
+    device.publish(f"dh/{thing}/up", b'{"t":"hello","msg":"h1"}', confirmed=True)
+    device.wait_for(lambda: venue.bridge.received > before)
     venue.sent.publish(f"dh/{other}/down", {"t": "ack", "msg": "not yours"})
     venue.idle()
     time.sleep(SETTLE)

@@ -16,7 +16,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 CREDENTIALS = VenueCredentials.generate()
 THINGS = ("sec-A", "sec-B")
-SETTLE = 0.4  # long enough for a message the broker would deliver to arrive
+SETTLE = 0.4  # how long a message the broker would deliver is given to arrive, once a wanted one has
+PATIENCE = 10.0  # seconds to wait for what must happen: a loaded machine is slow, never wrong
 
 
 class Client:
@@ -34,6 +35,7 @@ class Client:
         self.connack = threading.Event()
         self.gone = threading.Event()  # the broker closed the connection
         self.accepted = False
+        self.acknowledged: set[int] = set()  # message ids of subscriptions the broker confirmed
         self.paho = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311, transport=transport
         )
@@ -43,6 +45,7 @@ class Client:
         self.paho.on_disconnect = lambda *_: self.gone.set()
         self.paho.reconnect_delay_set(60, 60)
         self.paho.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload))
+        self.paho.on_subscribe = lambda c, u, mid, *_: self.acknowledged.add(mid)
         self.paho.connect("127.0.0.1", port)
         self.paho.loop_start()
         self.connack.wait(5)
@@ -52,16 +55,29 @@ class Client:
         self.connack.set()
 
     def subscribe(self, *filters: str) -> None:
-        for topic_filter in filters:
-            self.paho.subscribe(topic_filter, qos=1)
-        time.sleep(0.1)
+        """Subscribed once the broker says so (a refused client waits a moment and gets nothing)."""
+        mids = [self.paho.subscribe(topic_filter, qos=1)[1] for topic_filter in filters]
+        self.wait_for(lambda: self.acknowledged.issuperset(mids), PATIENCE if self.accepted else 0.1)
 
-    def publish(self, topic: str, payload: bytes) -> None:
-        self.paho.publish(topic, payload, qos=1)
+    def publish(self, topic: str, payload: bytes, confirmed: bool = False) -> None:
+        """Sent; with ``confirmed``, only once the broker has acknowledged it (QoS 1)."""
+        info = self.paho.publish(topic, payload, qos=1)
+        if confirmed:
+            info.wait_for_publish(PATIENCE)
+            assert info.is_published(), f"the broker never acknowledged {topic}"
+
+    def wait_for(self, condition, timeout: float = PATIENCE) -> bool:
+        """Whether ``condition`` came true within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def close(self) -> None:
+        self.paho.disconnect()  # before the loop stops, so that what is queued is sent
         self.paho.loop_stop()
-        self.paho.disconnect()
 
 
 def thing(port: int, name: str, client_id: str | None = None, password: str | None = None) -> Client:
@@ -117,7 +133,8 @@ def test_another_things_client_id_cannot_take_its_session(broker):
     intruder = thing(port, "sec-A", client_id="sec-B")  # A's own credentials, B's client id
     intruder.subscribe("dh/sec-B/down")
     server.publish("dh/sec-B/down", b"to B")
-    time.sleep(SETTLE)
+    victim.wait_for(lambda: victim.messages, PATIENCE if kind != "mosquitto" else SETTLE)
+    time.sleep(SETTLE)  # what would reach the intruder has had as long again
     intruder.close()
     victim.close()
     assert intruder.messages == []  # whatever the broker, B's messages never reach A
@@ -139,7 +156,7 @@ def test_a_thing_cannot_take_the_servers_session(broker):
     posing.close()
     reporter = thing(port, "sec-B")
     reporter.publish("dh/sec-B/up", b"still heard")
-    time.sleep(SETTLE)
+    server.wait_for(lambda: ("dh/sec-B/up", b"still heard") in server.messages)
     reporter.close()
     assert not intruder.accepted and not posing.accepted
     assert ("dh/sec-B/up", b"still heard") in server.messages  # the server's session was not dropped
@@ -153,7 +170,8 @@ def test_a_thing_reads_only_its_own_down_topic(broker):
     server.publish("dh/sec-B/down", b'{"t":"deal","order":"B secret"}')
     server.publish("dh/events/cup", b"event news")
     server.publish("dh/sec-A/down", b"to A")
-    time.sleep(SETTLE)
+    a.wait_for(lambda: (b"to A" in [payload for _, payload in a.messages]))
+    time.sleep(SETTLE)  # sent before it: anything else would have come by now
     a.close()
     assert [payload for _, payload in a.messages] == [b"to A"]
 
@@ -169,8 +187,8 @@ def test_a_thing_cannot_publish_as_another_thing_or_as_the_server(broker):
     time.sleep(SETTLE)
     a.close()
     own = thing(port, "sec-A")
-    own.publish("dh/sec-A/up", b'{"t":"hello"}')
-    time.sleep(SETTLE)
+    own.publish("dh/sec-A/up", b'{"t":"hello"}', confirmed=True)
+    server.wait_for(lambda: ("dh/sec-A/up", b'{"t":"hello"}') in server.messages[before:])
     own.close()
     b.close()
     assert server.messages[before:] == [("dh/sec-A/up", b'{"t":"hello"}')]

@@ -9,7 +9,7 @@ import pytest
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.local import Venue
 from deckhand_local.venue.tables import unique_table_name
-from test_broker_policy import SETTLE, Client
+from test_broker_policy import PATIENCE, SETTLE, Client
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,8 @@ def test_a_handset_publishing_as_another_reaches_nothing(venue):
     a.close()
     assert venue.bridge.received == before  # nothing forged reached the bridge
     own = Client(venue.mqtt_port, "hs-T1-0", "hs-T1-0", credentials.password("hs-T1-0"))
-    own.publish("dh/hs-T1-0/up", b'{"t":"hello","msg":"h1"}')
+    own.publish("dh/hs-T1-0/up", b'{"t":"hello","msg":"h1"}', confirmed=True)
+    own.wait_for(lambda: venue.bridge.received > before, PATIENCE)
     venue.idle()
     own.close()
     assert venue.bridge.received == before + 1  # its own message does, as itself

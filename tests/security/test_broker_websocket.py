@@ -40,8 +40,9 @@ def test_a_thing_over_websocket_talks_on_its_own_topics(broker):
     assert a.accepted
     a.subscribe("dh/hs-A/down")
     server.publish("dh/hs-A/down", b'{"t":"ack","msg":"m1"}')
-    a.publish("dh/hs-A/up", b'{"t":"hello","msg":"h1"}')
-    time.sleep(SETTLE)
+    a.publish("dh/hs-A/up", b'{"t":"hello","msg":"h1"}', confirmed=True)
+    a.wait_for(lambda: a.messages)
+    server.wait_for(lambda: ("dh/hs-A/up", b'{"t":"hello","msg":"h1"}') in server.messages)
     a.close()
     assert a.messages == [("dh/hs-A/down", b'{"t":"ack","msg":"m1"}')]
     assert ("dh/hs-A/up", b'{"t":"hello","msg":"h1"}') in server.messages
@@ -72,7 +73,8 @@ def test_over_websocket_a_thing_reads_and_writes_nothing_of_another(broker):
     server.publish("dh/events/cup", b"event news")
     a.publish("dh/hs-B/up", b'{"t":"act","msg":"forged"}')
     a.publish("dh/hs-B/down", b'{"t":"ack","msg":"forged"}')
-    time.sleep(SETTLE)
+    b.wait_for(lambda: b.messages)
+    time.sleep(SETTLE)  # what would reach the others has had as long again
     a.close()
     b.close()
     assert a.messages == []
