@@ -366,7 +366,7 @@ def test_the_spec_describes_its_boards(ruleset: str) -> None:
         assert set(spec.referee().ops()) >= {"classify", "beats"}
     else:  # a board game: two seats, one a side, its calculator judges positions
         assert spec.seats == 2 and spec.deck is None and spec.competition is Competition.HEAD_TO_HEAD
-        assert set(spec.referee().ops()) >= {"legal", "result"}
+        assert "legal" in spec.referee().ops()  # (a game's end: a ``result`` op, or the result ``apply`` gives)
     assert bool(spec.sides) == spec.carries  # partnership games carry levels from board to board
     for seat in board.pending():
         timing = board.timing(seat)
