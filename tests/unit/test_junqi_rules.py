@@ -33,7 +33,7 @@ def flip(sq: str) -> str:
 
 SQUARES = [f"{c}{r}" for c in "abcde" for r in range(1, 13)]
 HQ = {"b1", "d1", "b12", "d12"}
-CAMPS = {s for x in "b3 d3 c4 b5 d5".split() for s in (x, flip(x))}
+CAMPS = {s for x in ["b3", "d3", "c4", "b5", "d5"] for s in (x, flip(x))}
 SEGMENTS_TEXT = (
     "a2-b2 b2-c2 c2-d2 d2-e2 a6-b6 b6-c6 c6-d6 d6-e6 a7-b7 b7-c7 c7-d7 d7-e7 a11-b11 b11-c11 c11-d11 d11-e11 "
     "a2-a3 a3-a4 a4-a5 a5-a6 a6-a7 a7-a8 a8-a9 a9-a10 a10-a11 e2-e3 e3-e4 e4-e5 e5-e6 e6-e7 e7-e8 e8-e9 e9-e10 "
