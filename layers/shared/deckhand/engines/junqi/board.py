@@ -53,8 +53,13 @@ def set_up(seat: int, placement: Placement, timeout: bool = False) -> Action:
 
 
 def decision_key(action: Action) -> Hashable:
-    """A move is its squares, a setup its placement: the data as canonical JSON."""
-    data = None if action.data is None else json.dumps(action.data, sort_keys=True)
+    """A move is its squares, a setup its placement: the data's items in order (canonical JSON for
+    data of any other shape)."""
+    data: Hashable = action.data
+    if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+        data = tuple(sorted(data.items()))
+    elif data is not None:
+        data = json.dumps(data, sort_keys=True, default=repr)
     return (action.seat, action.kind, action.value, data, action.timeout)
 
 

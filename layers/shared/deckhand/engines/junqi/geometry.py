@@ -34,9 +34,10 @@ INDEX = {n: sq for sq, n in enumerate(NAMES)}
 
 def parse(token: object) -> int:
     """A square from its name (``a1`` … ``e12``, lower case, no leading zero), or DeckhandError."""
-    if not isinstance(token, str) or not SQUARE_NAME.fullmatch(token):
+    sq = INDEX.get(token) if isinstance(token, str) else None  # the names are exactly SQUARE_NAME's
+    if sq is None:
         raise DeckhandError(f"not a square: {token!r} (a1 … e12)")
-    return INDEX[token]
+    return sq
 
 
 def row(sq: int) -> int:
