@@ -229,3 +229,27 @@ def test_the_bot_beats_a_random_mover_in_most_games() -> None:
             board.apply(action)
         wins += board.winner == bot_seat
     assert wins >= 4
+
+
+def test_the_spec_registers_a_board_game_with_typed_options() -> None:
+    from deckhand.engines.registry import ALIASES, DEALT_RULESETS, by_alias
+    from deckhand.engines.spec import Competition
+    from deckhand.errors import DeckhandError
+
+    spec = by_alias("junqi")
+    assert ALIASES["junqi"] == "junqi-2004" == spec.ruleset and spec.ruleset not in DEALT_RULESETS
+    assert spec.competition is Competition.HEAD_TO_HEAD and spec.position is not None
+    assert len(spec.position.squares) == 60 and spec.position.sides == ("red", "blue")
+    assert spec.options is not None
+    assert spec.options(None).to_dict() == {
+        "show_flag_on_marshal_loss": True,
+        "move_seconds": 60,
+        "setup_seconds": 300,
+    }
+    for bad in ({"show_flag_on_marshal_loss": 1}, {"move_seconds": 2}, {"setup_seconds": True}, {"x": 1}):
+        with pytest.raises(DeckhandError):
+            spec.options(bad)
+    with pytest.raises(DeckhandError):
+        spec.new_board([], {"seed": 5})
+    board = spec.new_board([], {"options": {"show_flag_on_marshal_loss": False}, "seed": "s"})
+    assert isinstance(board, JunqiBoard) and not board.options.show_flag_on_marshal_loss and board.seed == "s"
