@@ -166,7 +166,10 @@ class Jwks:
     id: the pool rotating its keys needs no redeploy."""
 
     def __init__(
-        self, url: str, fetch: Callable[[str], Any] = fetch_json, clock: Callable[[], float] = time.monotonic
+        self,
+        url: str,
+        fetch: Callable[[str], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.url = url
         self.fetch = fetch
@@ -180,7 +183,8 @@ class Jwks:
             stale = self.fetched is None or self.clock() - self.fetched >= JWKS_REFETCH_SECONDS
             if kid not in self.keys and stale:
                 self.fetched = self.clock()
-                self.keys = public_keys(self.fetch(self.url))
+                fetch = self.fetch if self.fetch is not None else fetch_json
+                self.keys = public_keys(fetch(self.url))
             return self.keys.get(kid)
 
 
