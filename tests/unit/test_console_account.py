@@ -5,28 +5,21 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
+from backend import moto_account
 from deckhand.errors import DeckhandError
 from deckhand_local.cli import console_account
 from deckhand_local.cli.main import build_parser
-from moto import mock_aws
 
 REGION = "eu-west-1"
 
 
 @pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Any:
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": REGION,
-    }.items():
-        monkeypatch.setenv(name, value)
-    with mock_aws():
-        yield boto3.Session(region_name=REGION)
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    yield from moto_account(monkeypatch, REGION)
 
 
 def stack(aws: Any, name: str = "deckhand") -> str:

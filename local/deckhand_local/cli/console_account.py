@@ -15,19 +15,7 @@ from typing import IO, Any
 from deckhand.errors import DeckhandError
 
 from ..console.cognito import IDENTITY_PREFIX, ORGANISERS, REFEREES
-
-
-def console_outputs(cloudformation: Any, stack: str) -> dict[str, str]:
-    try:
-        (described,) = cloudformation.describe_stacks(StackName=stack)["Stacks"]
-    except Exception as exc:  # botocore's ClientError: the stack does not exist or is not ours
-        raise DeckhandError(f"stack {stack!r}: {exc}") from None
-    outputs = {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
-    if "ConsoleUserPoolId" not in outputs or "ConsoleUrl" not in outputs:
-        raise DeckhandError(
-            f"stack {stack!r} has no console (outputs ConsoleUserPoolId, ConsoleUrl): deploy template.yaml"
-        )
-    return outputs
+from .publish_page import stack_outputs
 
 
 def add_account(session: Any, stack: str, email: str, group: str) -> dict[str, Any]:
@@ -36,7 +24,7 @@ def add_account(session: Any, stack: str, email: str, group: str) -> dict[str, A
         raise DeckhandError(f"group {group!r} is not {ORGANISERS} or {REFEREES}")
     if "@" not in email or any(c.isspace() for c in email):
         raise DeckhandError(f"{email!r} is not an e-mail address")
-    outputs = console_outputs(session.client("cloudformation"), stack)
+    outputs = stack_outputs(session.client("cloudformation"), stack, ("ConsoleUserPoolId", "ConsoleUrl"))
     pool = outputs["ConsoleUserPoolId"]
     idp = session.client("cognito-idp")
     try:
