@@ -192,6 +192,13 @@ def test_an_organiser_creates_an_event_once_and_a_referee_sees_only_where_named(
     assert 'data-event="cup"' not in referee.request("GET", "/console/")[2]
     assert referee.request("GET", "/console/events/cup")[0] == 403  # not named yet
     assert referee.request("GET", "/console/events/new")[0] == 403  # the pool's referees create nothing
+    text = referee.request("GET", "/console/")[2]
+    # a token of its own session (the sign-out form's)
+    found = re.search(r'name="csrf" value="([^"]+)"', text)
+    assert found is not None
+    other = {**{k: str(v) for k, v in EVENT.items()}, "event_id": "refs-cup", "csrf": found.group(1)}
+    assert referee.request("POST", "/console/events", other)[0] == 403
+    assert api_call(api, "GET", "/events/refs-cup")[0] == 404  # nothing was made
     roles = {"roles": {f"cognito:{REF}": "referee"}}
     assert api_call(api, "PUT", "/events/cup/roles", roles, caller=f"cognito:{TD}")[0] == 200
     status, _, text = referee.request("GET", "/console/events/cup")
