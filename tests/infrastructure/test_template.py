@@ -365,6 +365,8 @@ def test_console_is_served_beside_the_player_page_uncached_over_https_to_its_own
     assert behaviour["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
     assert behaviour["OriginRequestPolicyId"] == "b689b0a8-53d0-40ab-baf2-68738e2966ac"  # all but Host
     assert "FunctionAssociations" not in behaviour  # the player page's index function is not the console's
+    # an uploaded file reaches the function base64-encoded (console/aws.py decodes it), never re-encoded as text
+    assert template["Resources"]["ConsoleApi"]["Properties"]["BinaryMediaTypes"] == ["multipart~1form-data"]
     security = template["Resources"]["ConsoleHeaders"]["Properties"]["ResponseHeadersPolicyConfig"][
         "SecurityHeadersConfig"
     ]

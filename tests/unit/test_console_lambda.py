@@ -61,7 +61,13 @@ class Browser:
         self.cookies: dict[str, str] = {}
 
     def request(
-        self, method: str, target: str, form: dict[str, str] | None = None, raw: str | None = None
+        self,
+        method: str,
+        target: str,
+        form: dict[str, str] | None = None,
+        raw: str | None = None,
+        *,
+        encoded: bool = False,
     ) -> tuple[int, dict[str, str], str]:
         url = urlsplit(target)
         headers = {"Host": "abc123.execute-api.eu-west-1.amazonaws.com"}
@@ -73,6 +79,8 @@ class Browser:
         # API Gateway's event of a browser's request: no AWS identity (the console's API has no authorizer)
         event = api_gateway_event(method, target, headers, body, identity="")
         event["requestContext"]["identity"] = {"sourceIp": "192.0.2.1"}
+        if encoded and body is not None:  # as API Gateway passes a binary media type's body
+            event["body"], event["isBase64Encoded"] = base64.b64encode(body.encode()).decode(), True
         response = self.handler.handler(event, FakeContext())
         out = dict(response["headers"])
         for cookie in response["multiValueHeaders"].get("Set-Cookie", []):
@@ -211,12 +219,16 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read_and_sign_out_ends_th
     assert browser.request("POST", "/console/events", raw="x" * 10)[0] == 413  # no session: no body at all
     assert browser.sign_in(pool, token(TD, ORGANISERS))[0] == 200
     assert browser.request("POST", "/console/events", raw="x" * (1024 * 1024 + 1))[0] == 413
+    assert browser.request("POST", "/console/events", raw="x" * (1024 * 1024 + 1), encoded=True)[0] == 413
     session = browser.cookies["deckhand_console"]
     text = browser.request("GET", "/console/")[2]
     found = re.search(r'action="/console/sign-out".*?name="csrf" value="([^"]+)"', text, re.S)
     assert found is not None
     csrf = found.group(1)
-    status, headers, _ = browser.request("POST", "/console/sign-out", {"csrf": csrf})
+    # sent base64-encoded (as API Gateway passes a binary media type's body): decoded before it is read
+    status, headers, _ = browser.request(
+        "POST", "/console/sign-out", raw=urlencode({"csrf": csrf}), encoded=True
+    )
     assert status == 303 and headers["Location"].startswith(f"https://{SETTINGS['domain']}/logout?")
     replay = Browser(module)
     replay.cookies["deckhand_console"] = session  # the signed-out token, kept by someone
