@@ -267,3 +267,22 @@ def test_a_session_s_form_tokens_are_bound_to_its_own_token():
     token = source.form_token(session)
     assert not source.spend(Session("cognito:x", "digest-b", 0.0), token)
     assert source.spend(session, token)
+
+
+def test_a_request_checks_its_session_once_and_the_next_request_checks_again():
+    class Counting(MemoryLedger):
+        reads = 0
+
+        def seen(self, key: str) -> bool:
+            Counting.reads += 1
+            return super().seen(key)
+
+    ledger = Counting()
+    source = sessions(ledger)
+    token = mint(claims())
+    source.begin_request()
+    assert source.get(token) is not None and source.get(token) is not None and Counting.reads == 1
+    ledger.records[f"out#{token}"] = NOW + 60  # signed out meanwhile, by another instance
+    assert source.get(token) is not None  # the same request
+    source.begin_request()
+    assert source.get(token) is None and Counting.reads == 2

@@ -154,6 +154,7 @@ class ConsoleFunction:
 
     def __call__(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
         self.context = context
+        self.sessions.begin_request()
         method = event.get("httpMethod", "GET")
         path = event.get("path") or "/"
         query = event.get("multiValueQueryStringParameters") or {}

@@ -239,6 +239,12 @@ class CognitoSessions:
         self.keys = keys
         self.ledger = ledger
         self.clock = clock
+        # The sessions found in the request being answered (a page asks several times): one token check
+        # and one ledger read a request. Emptied as each request begins (``begin_request``).
+        self.found: dict[str, Session | None] = {}
+
+    def begin_request(self) -> None:
+        self.found.clear()
 
     def claims(self, token: str) -> Claims:
         """The verified claims of a staff member's ID token; TokenRefused for any other token."""
@@ -254,6 +260,11 @@ class CognitoSessions:
     def get(self, sid: str | None) -> Session | None:
         if not sid:
             return None
+        if sid not in self.found:
+            self.found[sid] = self._session(sid)
+        return self.found[sid]
+
+    def _session(self, sid: str) -> Session | None:
         try:
             claims = self.claims(sid)
         except TokenRefused:
@@ -265,6 +276,7 @@ class CognitoSessions:
     def sign_out(self, sid: str | None) -> None:
         if sid and self.get(sid) is not None:
             self.ledger.once(f"out#{sid}", int(self.clock()) + RECORD_SECONDS)
+            self.found.pop(sid, None)
 
     def form_token(self, session: Session) -> str:
         nonce = secrets.token_urlsafe(18)
