@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -159,7 +160,7 @@ def test_sign_in_goes_to_the_pool_with_pkce_and_the_callback_keeps_a_strict_secu
         "GET", f"{CALLBACK}?{urlencode({'code': code, 'state': query['state'][0]})}"
     )
     cookie = headers["Set-Cookie"]
-    assert status == 200 and 'http-equiv="refresh"' in text  # a page: the Strict cookie rides its refresh
+    assert status == 200 and 'http-equiv="refresh"' in text and 'data-onward="signed-in"' in text
     assert cookie.startswith("deckhand_console=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert "Secure" in cookie and "Path=/console/" in cookie
     status, _, text = browser.request("GET", "/console/")
@@ -226,10 +227,17 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read_and_sign_out_ends_th
     assert found is not None
     csrf = found.group(1)
     # sent base64-encoded (as API Gateway passes a binary media type's body): decoded before it is read
-    status, headers, _ = browser.request(
+    status, headers, text = browser.request(
         "POST", "/console/sign-out", raw=urlencode({"csrf": csrf}), encoded=True
     )
-    assert status == 303 and headers["Location"].startswith(f"https://{SETTINGS['domain']}/logout?")
+    # on to the pool's sign-out by a page (its CSP's form-action 'self' would stop a redirect off the site)
+    assert status == 200 and "Location" not in headers and 'data-onward="signed-out"' in text
+    onward = re.search(r'<a href="([^"]+)" id="onward"', text)
+    assert onward is not None
+    logout = urlsplit(html.unescape(onward.group(1)))
+    assert logout.netloc == SETTINGS["domain"] and logout.path == "/logout"
+    assert parse_qs(logout.query) == {"client_id": [SETTINGS["client_id"]], "logout_uri": [SETTINGS["url"]]}
+    assert "Max-Age=0" in headers["Set-Cookie"] and "deckhand_console" not in browser.cookies
     replay = Browser(module)
     replay.cookies["deckhand_console"] = session  # the signed-out token, kept by someone
     assert 'id="sign-in-account"' in replay.request("GET", "/console/")[2]

@@ -148,7 +148,7 @@ class Console:
         self, status: int, template: str, target: str, headers: Mapping[str, str], **values: Any
     ) -> Reply:
         """A page drawn for a browser with no session yet: a sign-in made elsewhere (on AWS, the user
-        pool's) failed (``sign_in.html``) or has just succeeded (``signed_in.html``)."""
+        pool's) failed (``sign_in.html``), or a page moving on by itself (``onward.html``)."""
         request = Request("GET", target, headers, b"")
         return self._page(status, template, Words(self._lang(request)[0]), request, None, **values)
 

@@ -172,7 +172,19 @@ class ConsoleFunction:
             return _response(self._callback(target, headers, query))
         status, out, data = self.console.serve(method, target, headers, body)
         if path == PREFIX + "sign-out" and status == 303:
-            out["Location"] = self.sign_in.sign_out_url()
+            # On to the pool's own sign-out by a page, not a redirect: the pages' Content-Security-Policy
+            # (form-action 'self') would stop a form's answer redirecting to the pool's site.
+            gone = out["Set-Cookie"]
+            status, out, data = self.console.page_without_session(
+                200,
+                "onward.html",
+                PREFIX,
+                headers,
+                onward=self.sign_in.sign_out_url(),
+                label="sign_in.title",
+                kind="signed-out",
+            )
+            out["Set-Cookie"] = gone
         return _response((status, out, data))
 
     def _start(self) -> Reply:
@@ -204,7 +216,9 @@ class ConsoleFunction:
         session = f"{SESSION_COOKIE}={token}; Path={PREFIX}; HttpOnly; Secure; SameSite=Strict; Max-Age={age}"
         # A page, not a redirect: the way here began on the pool's site, and a browser sends a SameSite=Strict
         # cookie only on a navigation that starts on the console's own; this page's refresh does.
-        status, out, data = self.console.page_without_session(200, "signed_in.html", PREFIX, headers)
+        status, out, data = self.console.page_without_session(
+            200, "onward.html", PREFIX, headers, onward=PREFIX, label="nav.events", kind="signed-in"
+        )
         out["Set-Cookie"] = session
         return status, out, data
 
