@@ -193,6 +193,13 @@ def test_the_pool_s_keys_are_fetched_again_for_an_unknown_key_id_but_not_on_ever
     assert len(fetched) == 1  # a flood of unknown key ids fetches nothing more
     now[0] = JWKS_REFETCH_SECONDS
     assert jwks("rotated") is None and len(fetched) == 2
+    now[0] = 2 * JWKS_REFETCH_SECONDS
+
+    def unreachable(url: str) -> Any:
+        raise OSError("the pool's address did not answer")
+
+    jwks.fetch = unreachable  # a failed fetch keeps the keys it had, and the request is answered
+    assert jwks("rotated") is None and jwks("k1") is not None
     assert (
         POOL.jwks_url
         == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Deckhand1/.well-known/jwks.json"

@@ -130,14 +130,21 @@ class ConsoleFunction:
     """The console's Lambda handler: an API Gateway REST event in, its proxy response out."""
 
     def __init__(
-        self, settings: Settings, sessions: CognitoSessions, resolve: Resolve, root: Path, **more: Any
-    ):
+        self,
+        settings: Settings,
+        sessions: CognitoSessions,
+        resolve: Resolve,
+        root: Path,
+        post: PostForm = post_form,
+    ) -> None:
+        """``resolve``: the organiser API's handler (functions/api's resolver); ``root``: the console's
+        browser files; ``post``: how the pool's token endpoint is asked."""
         self.settings = settings
         self.sessions = sessions
         self.resolve = resolve
-        self.sign_in = HostedSignIn(settings, more.pop("post", post_form))
+        self.sign_in = HostedSignIn(settings, post)
         self.context: Any = None  # the invocation's (one at a time per instance)
-        self.console = Console(self.api, dict, root, sessions=sessions, sign_in_link=SIGN_IN_START, **more)
+        self.console = Console(self.api, dict, root, sessions=sessions, sign_in_link=SIGN_IN_START)
 
     def api(self, method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
         """The organiser API's own handler, in-process, as the signed-in identity: its bounds, routes,
@@ -165,7 +172,12 @@ class ConsoleFunction:
         size = len(raw) * 3 // 4 if encoded else len(raw.encode())
         if size > self.console.body_limit(target, headers):  # before anything parses the body
             return _response((413, {"Content-Type": "text/plain; charset=utf-8"}, b"the body is too large"))
-        body = base64.b64decode(raw) if encoded else raw.encode()
+        try:
+            body = base64.b64decode(raw, validate=True) if encoded else raw.encode()
+        except ValueError:  # binascii.Error: not what API Gateway sends
+            return _response(
+                (400, {"Content-Type": "text/plain; charset=utf-8"}, b"a body that is not base64")
+            )
         if path == SIGN_IN_START and method == "GET":
             return _response(self._start())
         if path == CALLBACK and method == "GET":

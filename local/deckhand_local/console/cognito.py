@@ -22,6 +22,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import logging
 import re
 import secrets
 import threading
@@ -46,6 +47,7 @@ RECORD_SECONDS = 24 * 3600  # how long a spent form or a signed-out token is rem
 JWKS_REFETCH_SECONDS = 300  # an unknown key id fetches the pool's keys again, at most this often
 _PART = re.compile(r"^[A-Za-z0-9_-]*$")
 _SUB = re.compile(r"^[A-Za-z0-9-]{1,128}$")
+log = logging.getLogger(__name__)
 MAX_TOKEN = 8192  # characters: an ID token is ~1-2 KB; longer is refused before it is decoded
 
 
@@ -184,7 +186,10 @@ class Jwks:
             if kid not in self.keys and stale:
                 self.fetched = self.clock()
                 fetch = self.fetch if self.fetch is not None else fetch_json
-                self.keys = public_keys(fetch(self.url))
+                try:
+                    self.keys = public_keys(fetch(self.url))
+                except (OSError, ValueError, KeyError, TypeError) as error:  # the keys known stay
+                    log.warning("the user pool's keys could not be fetched: %s", error)
             return self.keys.get(kid)
 
 
