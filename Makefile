@@ -15,7 +15,7 @@ BROKER := tools/broker/node_modules/.installed
 # player's page), and htmx into web/console/vendor/ (the console): the pages load nothing from elsewhere.
 WEB := web/player/vendor/.installed
 
-.PHONY: play test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
+.PHONY: build-ConsoleFunction play test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -145,6 +145,22 @@ bench-doudizhu: $(COMPARE)/.installed
 
 clean:
 	rm -rf $(VENV) $(COMPARE) .stubs tools/mp/node_modules tools/dynamodb/node_modules tools/broker/node_modules tools/web/node_modules web/player/vendor web/console/vendor .mypy_cache .pytest_cache .ruff_cache .hypothesis out
+
+# The console's Lambda package: `sam build` runs this for ConsoleFunction (template.yaml: BuildMethod
+# makefile, the output in ARTIFACTS_DIR). The handler, the console's code and templates, its browser files
+# (htmx vendored above), and its two dependencies built for Lambda's arm64 Python 3.12; the layer brings
+# deckhand. CONSOLE_PIP=: leaves the dependencies out (tests/infrastructure/test_console_package.py).
+CONSOLE_LOCAL := __init__.py api_events.py static_files.py console site/__init__.py site/words.py
+CONSOLE_PIP ?= $(PYTHON) -m pip install --quiet --disable-pip-version-check --platform manylinux2014_aarch64 \
+	--implementation cp --python-version 3.12 --only-binary=:all: --target $(ARTIFACTS_DIR) -r functions/console/requirements.txt
+build-ConsoleFunction: $(WEB)
+	@test -n "$(ARTIFACTS_DIR)" || { echo "ARTIFACTS_DIR: where the package goes (sam build sets it)"; exit 1; }
+	mkdir -p $(ARTIFACTS_DIR)/deckhand_local/site $(ARTIFACTS_DIR)/web
+	cp functions/console/app.py $(ARTIFACTS_DIR)/
+	cd local/deckhand_local && cp -r --parents $(CONSOLE_LOCAL) $(ARTIFACTS_DIR)/deckhand_local/
+	cp -r web/console $(ARTIFACTS_DIR)/web/
+	find $(ARTIFACTS_DIR)/deckhand_local -name __pycache__ -prune -exec rm -rf {} +
+	$(CONSOLE_PIP)
 
 openapi: $(STAMP)
 	$(BIN)/python tools/openapi.py

@@ -87,6 +87,21 @@ def act(msg: str, board: str, kind: str, *, v: Any = None, c: Any = None, r: Any
     return payload
 
 
+def moto_account(monkeypatch: Any, region: str) -> Iterator[Any]:
+    """A boto3 session of an account under moto in ``region`` (a fixture's body: ``yield from``)."""
+    import boto3
+    from moto import mock_aws
+
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": region,
+    }.items():
+        monkeypatch.setenv(name, value)
+    with mock_aws():
+        yield boto3.Session(region_name=region)
+
+
 def setup_moto_env() -> None:
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")

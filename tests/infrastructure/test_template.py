@@ -36,12 +36,21 @@ def resources(template, kind):
     return {name: r for name, r in template["Resources"].items() if r["Type"] == kind}
 
 
-def test_every_api_route_uses_iam(template):
+def test_every_api_route_uses_iam_but_the_console_s_which_reach_only_the_console(template):
+    """The organiser API is IAM-authorised route by route; the console's API (its browsers hold no AWS
+    credentials) reaches the console function alone, which verifies the user pool's token itself."""
     apis = resources(template, "AWS::Serverless::Api")
-    assert apis and all(a["Properties"]["Auth"]["DefaultAuthorizer"] == "AWS_IAM" for a in apis.values())
-    for fn in resources(template, "AWS::Serverless::Function").values():
+    assert set(apis) == {"OrganiserApi", "ConsoleApi"}
+    assert apis["OrganiserApi"]["Properties"]["Auth"]["DefaultAuthorizer"] == "AWS_IAM"
+    assert "Auth" not in apis["ConsoleApi"]["Properties"]
+    for name, fn in resources(template, "AWS::Serverless::Function").items():
         for event in fn["Properties"].get("Events", {}).values():
-            if event["Type"] == "Api":
+            if event["Type"] != "Api":
+                continue
+            if event["Properties"]["RestApiId"] == {"Ref": "ConsoleApi"}:
+                assert name == "ConsoleFunction" and event["Properties"]["Path"].startswith("/console")
+            else:
+                assert event["Properties"]["RestApiId"] == {"Ref": "OrganiserApi"}
                 assert event["Properties"].get("Auth", {}).get("Authorizer", "AWS_IAM") == "AWS_IAM"
 
 
@@ -63,6 +72,7 @@ def test_every_function_has_its_own_role_and_no_wildcard_actions(template):
     assert set(functions) == {
         "ApiFunction",
         "AuthorizerFunction",
+        "ConsoleFunction",
         "DealFunction",
         "PlayFunction",
         "ScoreFunction",
@@ -85,7 +95,7 @@ def test_async_functions_have_an_on_failure_destination(template):
 def test_every_function_that_starts_or_changes_a_board_may_invoke_its_pacer_and_publish(template):
     """A board dealt in steps gets a pacer (the timers function) when it starts or is taken over: the
     API (a referee's take-over), the deal, play and timers functions all may do it."""
-    for name in ("ApiFunction", "DealFunction", "PlayFunction", "TimersFunction"):
+    for name in ("ApiFunction", "ConsoleFunction", "DealFunction", "PlayFunction", "TimersFunction"):
         props = template["Resources"][name]["Properties"]
         assert "PACE_FUNCTION" in props["Environment"]["Variables"], name
         text = str(props["Policies"])
@@ -228,20 +238,23 @@ def test_player_page_bucket_is_private_encrypted_and_tls_only(template):
 
 def test_player_page_is_served_by_cloudfront_over_https_with_origin_access_control(template):
     config = the_one(template, "AWS::CloudFront::Distribution")["DistributionConfig"]
-    (origin,) = config["Origins"]
+    (origin,) = [o for o in config["Origins"] if o["Id"] == "page"]
     assert origin["OriginAccessControlId"] == {"GetAtt": "PlayerPageOriginAccess.Id"}
     assert origin["S3OriginConfig"] == {"OriginAccessIdentity": ""}  # not the legacy identity
     assert not resources(template, "AWS::CloudFront::CloudFrontOriginAccessIdentity")
     oac = the_one(template, "AWS::CloudFront::OriginAccessControl")["OriginAccessControlConfig"]
     assert oac["SigningBehavior"] == "always" and oac["OriginAccessControlOriginType"] == "s3"
-    behaviours = [config["DefaultCacheBehavior"], *config["CacheBehaviors"]]
+    behaviours = [
+        config["DefaultCacheBehavior"],
+        *[b for b in config["CacheBehaviors"] if b["TargetOriginId"] == "page"],
+    ]
     for behaviour in behaviours:
         assert behaviour["ViewerProtocolPolicy"] == "redirect-to-https"
         assert behaviour["ResponseHeadersPolicyId"] == {"Ref": "PlayerPageHeaders"}
         assert behaviour["AllowedMethods"] == ["GET", "HEAD"]
     assert config["DefaultRootObject"] == "index.html"
     # The vendored files are cached long; the page's own files and config.json a minute.
-    assert [b["PathPattern"] for b in config["CacheBehaviors"]] == ["play/vendor/*"]
+    assert [b["PathPattern"] for b in config["CacheBehaviors"]] == ["play/vendor/*", "console*"]
     short = the_one(template, "AWS::CloudFront::CachePolicy")["CachePolicyConfig"]
     assert short["MaxTTL"] <= 300
 
@@ -249,7 +262,7 @@ def test_player_page_is_served_by_cloudfront_over_https_with_origin_access_contr
 def test_player_page_headers_are_the_venue_s(template):
     from deckhand_local.venue.player_site import POLICY
 
-    headers = the_one(template, "AWS::CloudFront::ResponseHeadersPolicy")["ResponseHeadersPolicyConfig"]
+    headers = template["Resources"]["PlayerPageHeaders"]["Properties"]["ResponseHeadersPolicyConfig"]
     security = headers["SecurityHeadersConfig"]
     assert security["ContentSecurityPolicy"] == {"ContentSecurityPolicy": POLICY, "Override": True}
     assert security["ContentTypeOptions"] == {"Override": True}
@@ -293,3 +306,73 @@ def test_player_page_function_serves_play_s_index_and_sends_the_rest_there(templ
     assert answers["/play/"] == {"uri": "/play/index.html"}
     for uri in uris[3:]:
         assert answers[uri] == {"uri": uri}
+
+
+def test_console_accounts_are_made_by_an_administrator_and_sign_in_by_code_with_pkce_only(template):
+    from deckhand_local.console.aws import CALLBACK, SCOPES
+    from deckhand_local.console.cognito import ORGANISERS, REFEREES
+
+    pool = template["Resources"]["ConsoleUserPool"]["Properties"]
+    assert pool["AdminCreateUserConfig"] == {"AllowAdminCreateUserOnly": True}  # no self sign-up
+    assert pool["Policies"]["PasswordPolicy"]["MinimumLength"] >= 12
+    client = template["Resources"]["ConsoleUserPoolClient"]["Properties"]
+    assert client["GenerateSecret"] is False and client["AllowedOAuthFlows"] == ["code"]  # no implicit flow
+    assert client["AllowedOAuthScopes"] == SCOPES.split()
+    assert client["ExplicitAuthFlows"] == ["ALLOW_REFRESH_TOKEN_AUTH"]  # no password sent to the console
+    assert client["SupportedIdentityProviders"] == ["COGNITO"]
+    assert client["CallbackURLs"] == [{"Sub": f"https://${{PlayerPageDistribution.DomainName}}{CALLBACK}"}]
+    assert client["PreventUserExistenceErrors"] == "ENABLED"
+    assert client["TokenValidityUnits"]["IdToken"] == "hours" and client["IdTokenValidity"] <= 24
+    groups = {
+        r["Properties"]["GroupName"] for r in resources(template, "AWS::Cognito::UserPoolGroup").values()
+    }
+    assert groups == {ORGANISERS, REFEREES}
+
+
+def test_console_settings_are_what_its_function_reads_and_only_it_may_read_them(template):
+    from deckhand_local.console.aws import Settings
+
+    parameter = template["Resources"]["ConsoleSettings"]["Properties"]
+    value = json.loads(re.sub(r"\$\{[^}]+\}", "x", parameter["Value"]["Sub"]))
+    assert Settings.from_json(json.dumps(value)).pool.client_id == "x"
+    assert set(value) == {"region", "pool_id", "client_id", "domain", "url"}
+    assert (
+        "/console/" in parameter["Value"]["Sub"]
+        and "${PlayerPageDistribution.DomainName}" in parameter["Value"]["Sub"]
+    )
+    function = template["Resources"]["ConsoleFunction"]
+    assert (
+        function["Properties"]["Environment"]["Variables"]["DECKHAND_CONSOLE_SETTINGS"] == parameter["Name"]
+    )
+    assert function["Metadata"] == {"BuildMethod": "makefile"} and function["Properties"]["CodeUri"] == "."
+    assert "build-ConsoleFunction:" in (TEMPLATE.parent / "Makefile").read_text()
+    readers = [
+        name
+        for name, fn in resources(template, "AWS::Serverless::Function").items()
+        if "ssm:GetParameter" in str(fn["Properties"]["Policies"])
+    ]
+    assert readers == ["ConsoleFunction"]
+    assert "parameter/deckhand/${Stage}/console" in str(function["Properties"]["Policies"])
+
+
+def test_console_is_served_beside_the_player_page_uncached_over_https_to_its_own_api(template):
+    config = the_one(template, "AWS::CloudFront::Distribution")["DistributionConfig"]
+    (origin,) = [o for o in config["Origins"] if o["Id"] == "console"]
+    assert origin["DomainName"]["Sub"].startswith("${ConsoleApi}.execute-api.")
+    assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    (behaviour,) = [b for b in config["CacheBehaviors"] if b["TargetOriginId"] == "console"]
+    assert behaviour["ViewerProtocolPolicy"] == "https-only"  # a form's POST is never redirected
+    assert behaviour["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
+    assert behaviour["OriginRequestPolicyId"] == "b689b0a8-53d0-40ab-baf2-68738e2966ac"  # all but Host
+    assert "FunctionAssociations" not in behaviour  # the player page's index function is not the console's
+    # an uploaded file reaches the function base64-encoded (console/aws.py decodes it), never re-encoded as text
+    assert template["Resources"]["ConsoleApi"]["Properties"]["BinaryMediaTypes"] == ["multipart~1form-data"]
+    security = template["Resources"]["ConsoleHeaders"]["Properties"]["ResponseHeadersPolicyConfig"][
+        "SecurityHeadersConfig"
+    ]
+    assert "ContentSecurityPolicy" not in security  # the console's own (console/app.py POLICY) stands
+    assert security["FrameOptions"]["FrameOption"] == "DENY" and security["StrictTransportSecurity"]
+    assert (
+        template["Outputs"]["ConsoleUrl"]["Value"]["Sub"]
+        == "https://${PlayerPageDistribution.DomainName}/console/"
+    )

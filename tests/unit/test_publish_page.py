@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
+from backend import moto_account
 from deckhand.errors import DeckhandError
 from deckhand_local.cli import publish_page
-from moto import mock_aws
 
 REGION = "eu-west-1"
 AUTHORIZER = "deckhand-players-dev"
@@ -33,15 +33,8 @@ def page(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Any:
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": REGION,
-    }.items():
-        monkeypatch.setenv(name, value)
-    with mock_aws():
-        yield boto3.Session(region_name=REGION)
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    yield from moto_account(monkeypatch, REGION)
 
 
 def objects(s3: Any, bucket: str) -> dict[str, dict[str, Any]]:

@@ -358,6 +358,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_publish.add_argument("--stack", required=True, help="the deployed stack's name (sam deploy's stack)")
     p_publish.add_argument("--region", help="the stack's region (default: the AWS configuration's)")
+    p_account = sub.add_parser(
+        "console-account", help="an account of a deployed stack's console (its Cognito user pool)"
+    )
+    account_sub = p_account.add_subparsers(dest="account_command", required=True)
+    p_add = account_sub.add_parser(
+        "add", help="make the account (or find it), put it in its group, print its identity"
+    )
+    p_add.add_argument(
+        "email", help="the person's e-mail address: their user name; the pool mails a first password"
+    )
+    p_add.add_argument("--stack", required=True, help="the deployed stack's name (sam deploy's stack)")
+    p_add.add_argument("--region", help="the stack's region (default: the AWS configuration's)")
+    p_add.add_argument(
+        "--referee", action="store_true", help="a referee (creates no events) rather than an organiser"
+    )
     matchplay.add_parsers(sub)
     return parser
 
@@ -441,6 +456,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .verify import run_verify
 
         return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
+    if args.command == "console-account":
+        from .console_account import run_console_account
+
+        return run_console_account(args.stack, args.region, args.email, args.referee, sys.stdout)
     if args.command == "publish-page":
         from .publish_page import run_publish_page
 

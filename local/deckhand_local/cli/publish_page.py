@@ -71,13 +71,16 @@ def upload(s3: Any, bucket: str, root: Path, config: dict[str, str]) -> list[str
     return written
 
 
-def stack_outputs(cloudformation: Any, stack: str) -> dict[str, str]:
+PAGE_OUTPUTS = ("PlayerPageBucketName", "PlayerPageDistributionId", "PlayerPageUrl", "PlayerAuthorizerName")
+
+
+def stack_outputs(cloudformation: Any, stack: str, needed: tuple[str, ...] = PAGE_OUTPUTS) -> dict[str, str]:
+    """The deployed stack's outputs, ``needed`` among them (a stack of an older template lacks some)."""
     try:
         (described,) = cloudformation.describe_stacks(StackName=stack)["Stacks"]
     except Exception as exc:  # botocore's ClientError: the stack does not exist or is not ours
         raise DeckhandError(f"stack {stack!r}: {exc}") from None
     outputs = {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
-    needed = ("PlayerPageBucketName", "PlayerPageDistributionId", "PlayerPageUrl", "PlayerAuthorizerName")
     missing = [name for name in needed if name not in outputs]
     if missing:
         raise DeckhandError(f"stack {stack!r} has no output {', '.join(missing)}: deploy template.yaml first")

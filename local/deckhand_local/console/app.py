@@ -26,7 +26,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ..static_files import static_file
 from . import forms, room
-from .sessions import Session, Sessions
+from .sessions import Session, Sessions, SessionSource
 from .words import EN, LANGS, ZH, Words
 
 PREFIX = "/console/"
@@ -91,13 +91,18 @@ class Console:
         *,
         codes: Callable[[str], str | None] = lambda code: None,
         clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+        sessions: SessionSource | None = None,
+        sign_in_link: str | None = None,
     ) -> None:
         """``api``: the organiser API's handler, called as the signed-in identity; ``tokens``:
         identity → its venue token now (the venue's own and ``organisers.json``'s); ``root``: the
         folder of the console's browser files (web/console/); ``codes``: spends a one-time sign-in
-        code (venue/organisers.py), giving its identity."""
+        code (venue/organisers.py), giving its identity; ``sessions``: where sessions come from instead
+        of the venue's tokens (on AWS, cognito.py); ``sign_in_link``: the sign-in page's link to an
+        outside sign-in (AWS: the user pool's) in place of its code form."""
         self.api = api
-        self.sessions = Sessions(tokens, codes)
+        self.sessions: SessionSource = sessions if sessions is not None else Sessions(tokens, codes)
+        self.sign_in_link = sign_in_link
         self.root = root.resolve()
         self.clock_ms = clock_ms
         self.env = environment()
@@ -138,6 +143,14 @@ class Console:
         if request.path == PREFIX + "sign-in":
             return SIGN_IN_MAX
         return MAX_BODY if self.sessions.get(request.cookies.get(SESSION_COOKIE)) is not None else 0
+
+    def page_without_session(
+        self, status: int, template: str, target: str, headers: Mapping[str, str], **values: Any
+    ) -> Reply:
+        """A page drawn for a browser with no session yet: a sign-in made elsewhere (on AWS, the user
+        pool's) failed (``sign_in.html``), or a page moving on by itself (``onward.html``)."""
+        request = Request("GET", target, headers, b"")
+        return self._page(status, template, Words(self._lang(request)[0]), request, None, **values)
 
     def _lang(self, request: Request) -> tuple[str, bool]:
         asked = request.query.get("lang")
@@ -200,6 +213,8 @@ class Console:
             _, listed = self._call(session, "GET", "/events")
             return self._page(200, "events.html", words, request, session, events=listed["events"])
         if rest == "events/new":
+            if not session.may_create:
+                raise Refused(403, "refused.not_organiser")
             return self._new_event(200, request, session, words, {}, None)
         match = _EVENT_PATH.match(rest)
         if match is None:
@@ -255,6 +270,8 @@ class Console:
             gone = f"{SESSION_COOKIE}=; Path={PREFIX}; HttpOnly; SameSite=Strict; Max-Age=0"
             return 303, {"Location": PREFIX, "Set-Cookie": gone}, b""
         if rest == "events":
+            if not session.may_create:
+                raise Refused(403, "refused.not_organiser")
             try:
                 spec = forms.event_body(form)
             except forms.FormError as error:
@@ -395,6 +412,7 @@ class Console:
             session=session,
             csrf=csrf,
             prefix=PREFIX,
+            sign_in_link=self.sign_in_link,
             now_ms=self.clock_ms(),
             **values,
         )

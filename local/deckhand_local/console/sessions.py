@@ -20,6 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 SESSION_SECONDS = 12 * 3600  # a TD's day at the venue
 FORMS_KEPT = 256  # unspent form tokens a session keeps (the oldest are forgotten first)
@@ -36,6 +37,22 @@ class Session:
     token_digest: str  # the organiser token it was opened with
     opened: float
     forms: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    may_create: bool = True  # may create events (on AWS: a member of the pool's organisers group)
+
+
+class SessionSource(Protocol):
+    """Where a session's identity comes from: the venue's tokens and sign-in codes (``Sessions``), or
+    on AWS the Cognito user pool's verified ID token (cognito.py). The console asks only this."""
+
+    def sign_in(self, secret: str) -> str | None: ...
+
+    def get(self, sid: str | None) -> Session | None: ...
+
+    def sign_out(self, sid: str | None) -> None: ...
+
+    def form_token(self, session: Session) -> str: ...
+
+    def spend(self, session: Session, token: str | None) -> bool: ...
 
 
 class Sessions:

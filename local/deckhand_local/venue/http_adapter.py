@@ -16,12 +16,11 @@ import json
 import socket
 import sys
 import threading
-import uuid
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
+from ..api_events import api_gateway_event
 from .organisers import VENUE_IDENTITY
 from .organisers import identity_of as identity_of_name
 
@@ -61,36 +60,6 @@ def body_length(headers: Any) -> int:
     if length > MAX_BODY:
         raise Refusal(413, f"the body is larger than {MAX_BODY} bytes")
     return length
-
-
-def api_gateway_event(
-    method: str, target: str, headers: dict[str, str], body: str | None, identity: str = VENUE_IDENTITY
-) -> dict[str, Any]:
-    url = urlsplit(target)
-    query = parse_qs(url.query)
-    return {
-        "resource": url.path,
-        "path": url.path,
-        "httpMethod": method,
-        "headers": headers,
-        "multiValueHeaders": {k: [v] for k, v in headers.items()},
-        "queryStringParameters": {k: v[-1] for k, v in query.items()} or None,
-        "multiValueQueryStringParameters": query or None,
-        "pathParameters": None,
-        "stageVariables": None,
-        "requestContext": {
-            "resourcePath": url.path,
-            "httpMethod": method,
-            "path": url.path,
-            "stage": "local",
-            "requestId": str(uuid.uuid4()),
-            "accountId": "000000000000",
-            "apiId": "local",
-            "identity": {"userArn": identity, "caller": identity, "sourceIp": "127.0.0.1"},
-        },
-        "body": body,
-        "isBase64Encoded": False,
-    }
 
 
 class QuietServer(ThreadingHTTPServer):

@@ -28,6 +28,7 @@ from deckhand.service.infra.results_site import RESULTS_URL
 from deckhand.service.infra.runtime import Runtime
 from deckhand.service.storage import models
 
+from ..api_events import api_gateway_event
 from ..console.app import Console
 from ..site.live import LiveSite
 from . import organisers
@@ -38,7 +39,7 @@ from .credentials import SERVER, VenueCredentials
 from .database import Database
 from .dynamodb_local import DynamoDBLocal, has_shared_database, venue_access_key
 from .heartbeat import Heartbeat
-from .http_adapter import ApiServer, api_gateway_event
+from .http_adapter import ApiServer
 from .lambdas import AsyncInvoker, call, load_handlers, repository_root
 from .link_check import CLOSE_TOPIC, LinkCheckServer
 from .lockstep import LastSent

@@ -149,6 +149,15 @@ AUDIT_PREFIX = "AUDIT#"
 IDEMPOTENCY_PK = "IDEMPOTENCY"
 IDEMPOTENCY_SK_PREFIX = "REQUEST"
 
+# The console on AWS (deckhand_local/console/cognito.py): a form's one-time token spent, a session signed
+# out — written once (``attribute_not_exists``), each expiring by the table's TTL after a day at most.
+CONSOLE_PK_PREFIX = "CONSOLE#"
+
+
+def console_pk(digest: str) -> str:
+    """The console's record of a spent form token or a signed-out session, by the hex SHA-256 of it."""
+    return f"{CONSOLE_PK_PREFIX}{digest}"
+
 
 def audit_sk(at_ms: int, token: str) -> str:
     """Audit entries sort by time; the token keeps two at the same millisecond apart."""
