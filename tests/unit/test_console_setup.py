@@ -164,6 +164,10 @@ def test_the_new_event_form_offers_every_rule_set_and_match_format(console):  # 
     asked = set(MatchSpec.model_fields)
     offered = {"format", "games", "same_boards", "no_new_board_after", "deal_ms", *forms.MATCH_DOCUMENTS}
     assert asked == offered  # a setting the API takes and the form does not offer fails here
+    from deckhand.service.bodies import EventSpec
+
+    fields = set(re.findall(r'name="(\w+)"', text))
+    assert set(EventSpec.model_fields) - {"match"} <= fields  # (match: the match_… fields above)
 
 
 @pytest.mark.parametrize("match_format", ["swiss", "knockout"])
