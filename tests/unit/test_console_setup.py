@@ -259,6 +259,11 @@ def test_join_links_print_as_qr_cards_and_a_link_is_revoked(console):  # noqa: F
     referee = Browser(con)
     referee.sign_in("local:ref")
     assert referee.get("/console/events/cup/links")[0] == 403
+    assert referee.get("/console/events/cup/publish/site")[0] == 403
+    found = re.search(r'name="csrf" value="([^"]+)"', referee.get("/console/")[1])  # the sign-out form's
+    token = found.group(1) if found else ""
+    assert referee.request("POST", "/console/events/cup/links", {"csrf": token})[0] == 403
+    assert referee.get("/console/events/cup/verify")[0] == 200  # what a referee may read
 
 
 def test_a_played_round_is_published_and_verified_from_the_console():
