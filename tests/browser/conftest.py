@@ -137,3 +137,28 @@ def shots(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
         for i, page in enumerate(pages):
             with contextlib.suppress(Exception):  # a closed page has no picture; the failure is reported
                 page.screenshot(path=str(SHOTS / f"{name}-{i}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def console_venue(tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str) -> Iterator[Any]:
+    """A venue with an organiser ``td`` added (no event yet)."""
+    from deckhand_local.venue import organisers
+    from deckhand_local.venue.local import Venue, free_port
+    from deckhand_local.venue.tables import unique_table_name
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "web/console/vendor/htmx.min.js").exists():
+        pytest.fail("web/console/vendor/htmx.min.js is missing: run make (its web/player/vendor target)")
+    state = tmp_path_factory.mktemp("console-venue")
+    organisers.add(state, "td")
+    venue = Venue(
+        mqtt_port=free_port(),
+        http_port=0,
+        state_dir=state,
+        dynamodb_endpoint=dynamodb_local,
+        table=unique_table_name("console"),
+    ).start()
+    try:
+        yield venue
+    finally:
+        venue.stop()

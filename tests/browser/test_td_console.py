@@ -6,7 +6,6 @@ reloading — at a laptop's 1280 px and a tablet's 768 px, never scrolling sidew
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,31 +20,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),
 ]
 THINGS = [f"hs-console-{s}" for s in range(4)]
-
-
-@pytest.fixture(scope="module")
-def console_venue(tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str) -> Iterator[Any]:
-    """A venue with an organiser ``td`` added (no event yet)."""
-    from deckhand_local.venue import organisers
-    from deckhand_local.venue.local import Venue, free_port
-    from deckhand_local.venue.tables import unique_table_name
-
-    root = Path(__file__).resolve().parents[2]
-    if not (root / "web/console/vendor/htmx.min.js").exists():
-        pytest.fail("web/console/vendor/htmx.min.js is missing: run make (its web/player/vendor target)")
-    state = tmp_path_factory.mktemp("console-venue")
-    organisers.add(state, "td")
-    venue = Venue(
-        mqtt_port=free_port(),
-        http_port=0,
-        state_dir=state,
-        dynamodb_endpoint=dynamodb_local,
-        table=unique_table_name("console"),
-    ).start()
-    try:
-        yield venue
-    finally:
-        venue.stop()
 
 
 def fits(page: Any) -> None:

@@ -275,7 +275,7 @@ def test_verify_checks_every_round_and_finds_a_changed_hand_or_salt(cup_site, tm
     import copy
     import io
 
-    from deckhand_local.cli.verify import run_verify, verify
+    from deckhand_local.verification import run_verify, verify
 
     _, doc, _ = cup_site
     verdict = verify(doc)
@@ -296,7 +296,7 @@ def test_verify_checks_every_round_and_finds_a_changed_hand_or_salt(cup_site, tm
 
 
 def test_verify_checks_a_match_event(backend):
-    from deckhand_local.cli.verify import verify
+    from deckhand_local.verification import verify
     from test_backend_match import play, prepare
 
     bots = prepare(backend)
@@ -313,7 +313,7 @@ def test_verify_wants_every_record_and_the_deal_its_redeals_give(cup_site, tmp_p
     import io
 
     from deckhand.errors import DeckhandError
-    from deckhand_local.cli.verify import run_verify, verify
+    from deckhand_local.verification import run_verify, verify
 
     _, doc, _ = cup_site
     bare = copy.deepcopy(doc)

@@ -170,7 +170,7 @@ def test_a_thing_reads_only_its_own_down_topic(broker):
     server.publish("dh/sec-B/down", b'{"t":"deal","order":"B secret"}')
     server.publish("dh/events/cup", b"event news")
     server.publish("dh/sec-A/down", b"to A")
-    a.wait_for(lambda: (b"to A" in [payload for _, payload in a.messages]))
+    a.wait_for(lambda: b"to A" in [payload for _, payload in a.messages])
     time.sleep(SETTLE)  # sent before it: anything else would have come by now
     a.close()
     assert [payload for _, payload in a.messages] == [b"to A"]

@@ -76,7 +76,7 @@ def test_revoke_link(monkeypatch):
 
 def test_join_cards_print_a_qr_code_of_each_players_own_link_in_chinese(monkeypatch):
     import segno
-    from deckhand_local.cli.guide_cards import qr_svg
+    from deckhand_local.guide_cards import qr_svg
 
     api = FakeApi()
     page = run(

@@ -1,7 +1,7 @@
 """`deckhand event seating`: the seating rows from a round's status, and printable guide cards."""
 
 from deckhand_local.cli.events_cli import seating_of
-from deckhand_local.cli.guide_cards import seat_cards
+from deckhand_local.guide_cards import seat_cards
 
 STATUS = {
     "round": 2,

@@ -80,20 +80,25 @@ class Browser:
         return status, text
 
 
+def console_of(api: Any) -> Console:
+    """The console over the API handler ``api``, called in-process as the venue calls it."""
+
+    def in_process(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        text = json.dumps(body) if body is not None else None
+        response = api.handler(api_gateway_event(method, path, headers, text, identity), FakeContext())
+        headers = {**(response.get("headers") or {})}
+        headers.update({k: v[-1] for k, v in (response.get("multiValueHeaders") or {}).items()})
+        kind = headers.get("Content-Type", "")
+        return response["statusCode"], kind, response.get("body") or ""
+
+    return Console(in_process, lambda: dict(TOKENS), ROOT / "web" / "console")
+
+
 @pytest.fixture
 def console() -> Iterator[tuple[Console, Any]]:
     with api_under_moto() as api:
-
-        def in_process(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
-            text = json.dumps(body) if body is not None else None
-            response = api.handler(api_gateway_event(method, path, headers, text, identity), FakeContext())
-            headers = {**(response.get("headers") or {})}
-            headers.update({k: v[-1] for k, v in (response.get("multiValueHeaders") or {}).items()})
-            kind = headers.get("Content-Type", "")
-            return response["statusCode"], kind, response.get("body") or ""
-
-        yield Console(in_process, lambda: dict(TOKENS), ROOT / "web" / "console"), api
+        yield console_of(api), api
 
 
 def td_with_cup(console: Console, api: Any) -> Browser:
@@ -313,7 +318,8 @@ def test_the_room_grid_from_a_round_status():
 
 
 def test_csv_forms():
-    assert forms.players_body("name,number,region\nAnn, P1, SH") == {"players": [{"id": "P1", "name": "Ann"}]}
+    expected = {"players": [{"id": "P1", "name": "Ann", "region": "SH"}]}
+    assert forms.players_body("name,number,region\nAnn, P1, SH") == expected
     with pytest.raises(forms.FormError, match="line 2"):
         forms.players_body("Ann, P1\nBen, P2, SH, extra")
     assert forms.tables_body("T1, a, b, c") == {"tables": [{"id": "T1", "seats": ["a", "b", "c"]}]}

@@ -14,6 +14,7 @@ from typing import IO, Any
 
 from deckhand.errors import DeckhandError
 
+from ..guide_cards import seating_of
 from ..venue.api_client import ApiClient, ApiError
 from .competition import dump, read_document
 
@@ -104,16 +105,6 @@ def _deal_and_wait(api: ApiClient, event_id: str, path: str, progress: IO[str]) 
     }
 
 
-def seating_of(status: dict[str, Any]) -> list[dict[str, Any]]:
-    """Where everyone sits in a round: a row per seat of every table (the handset to staff)."""
-    return [
-        {"table": t["table"], **p}
-        for t in status.get("tables", [])
-        for p in t.get("players", [])
-        if p.get("player")
-    ]
-
-
 def calls_of(status: dict[str, Any]) -> list[dict[str, Any]]:
     """Every "call the referee" of a round, by table then time: where to go, and who called."""
     out = []
@@ -159,7 +150,7 @@ def run_event_command(
     elif command == "join-links":
         links = join_links(api, args.event_id, args.players, base=args.base, deployed=args.api is not None)
         if getattr(args, "fmt", "jsonl") == "html":
-            from .guide_cards import join_cards, names_of
+            from ..guide_cards import join_cards, names_of
 
             names = names_of(api.request("GET", f"/events/{args.event_id}/export"))
             stdout.write(join_cards(args.event_id, links, names, args.lang))
@@ -200,7 +191,7 @@ def run_event_command(
             raise DeckhandError(f"event {args.event_id} has no round yet (start one with start-round)")
         seating = seating_of(api.request("GET", f"/events/{args.event_id}/rounds/{number}"))
         if args.fmt == "html":
-            from .guide_cards import seat_cards
+            from ..guide_cards import seat_cards
 
             stdout.write(seat_cards(args.event_id, number, seating, getattr(args, "lang", "zh-CN")))
             return 0

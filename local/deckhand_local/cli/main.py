@@ -453,7 +453,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_site(args.export, args.out, sys.stdin, sys.stdout)
     if args.command == "verify":
-        from .verify import run_verify
+        from ..verification import run_verify
 
         return run_verify(args.export, sys.stdin, sys.stdout, sys.stderr)
     if args.command == "console-account":

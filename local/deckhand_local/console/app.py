@@ -25,7 +25,8 @@ from deckhand.engines.registry import RULESETS
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ..static_files import static_file
-from . import forms, room
+from . import forms, room, setup
+from .refusals import Refused
 from .sessions import Session, Sessions, SessionSource
 from .words import EN, LANGS, ZH, Words
 
@@ -54,16 +55,6 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-
-
-class Refused(Exception):
-    """A request the console answers with a page saying why, having changed nothing."""
-
-    def __init__(self, status: int, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.status = status
-        self.key = key
-        self.values = values
 
 
 class Request:
@@ -223,6 +214,8 @@ class Console:
         event, role = self._event(session, event_id)
         if page is None:
             return self._event_page(200, request, session, words, event, role)
+        if page in setup.PAGES:
+            return setup.get(setup.Visit(self, request, session, words, event, role), page)
         if page == "room":
             return self._page(
                 200,
@@ -252,12 +245,12 @@ class Console:
             )
         if page == "export":
             fmt = request.query.get("format", "json")
-            if fmt not in ("json", "csv", "standings-csv"):
+            if fmt not in ("json", "csv", "boards-csv", "standings-csv", "html"):
                 raise Refused(404, "refused.not_found")
             status, kind, text = self.api(
                 "GET", f"/events/{quote(event_id)}/export?format={fmt}", None, session.identity
             )
-            name = f"{event_id}.{'json' if fmt == 'json' else 'csv'}"
+            name = event_id + {"json": ".json", "html": ".html", "csv": ".csv"}.get(fmt, f"-{fmt[:-4]}.csv")
             headers = {"Content-Type": kind, "Content-Disposition": f'attachment; filename="{name}"'}
             return status, headers, text.encode()
         raise Refused(404, "refused.not_found")
@@ -269,9 +262,11 @@ class Console:
             self.sessions.sign_out(request.cookies.get(SESSION_COOKIE))
             gone = f"{SESSION_COOKIE}=; Path={PREFIX}; HttpOnly; SameSite=Strict; Max-Age=0"
             return 303, {"Location": PREFIX, "Set-Cookie": gone}, b""
+        if rest == "events" and not session.may_create:
+            raise Refused(403, "refused.not_organiser")
+        if rest == "events" and form.get("check"):
+            return setup.check(self, form, request, session, words)
         if rest == "events":
-            if not session.may_create:
-                raise Refused(403, "refused.not_organiser")
             try:
                 spec = forms.event_body(form)
             except forms.FormError as error:
@@ -281,15 +276,19 @@ class Console:
                 return self._new_event(status, request, session, words, form, answer)
             return 303, {"Location": f"{PREFIX}events/{quote(answer['event_id'])}"}, b""
         match = _EVENT_PATH.match(rest)
-        if match is None or match.group(2) not in ("players", "tables", "rounds"):
+        if match is None or match.group(2) not in ("players", "pairs", "tables", "rounds", *setup.ACTIONS):
             raise Refused(404, "refused.not_found")
         event_id, action = match.group(1), match.group(2)
         event, role = self._event(session, event_id)
         if role == "referee":
             raise Refused(403, "refused.not_organiser")
+        if action in setup.ACTIONS:
+            return setup.post(setup.Visit(self, request, session, words, event, role), action, form)
         try:
             if action == "players":
-                body: Any = forms.players_body(form.get("csv", ""))
+                body: Any = forms.players_body(forms.csv_text(form))
+            elif action == "pairs":
+                body = forms.pairs_body(forms.csv_text(form))
             elif action == "tables":
                 body = forms.tables_body(form.get("csv", ""))
             else:
@@ -313,7 +312,14 @@ class Console:
         return self._event_page(200, request, session, words, event, role, done=done)
 
     def _new_event(
-        self, status: int, request: Request, session: Session, words: Words, form: dict[str, str], answer: Any
+        self,
+        status: int,
+        request: Request,
+        session: Session,
+        words: Words,
+        form: dict[str, str],
+        answer: Any,
+        **more: Any,
     ) -> Reply:
         return self._page(
             status,
@@ -325,6 +331,8 @@ class Console:
             answer=answer,
             rulesets=RULESETS,
             grades=GRADES,
+            **setup.new_event_choices(),
+            **more,
         )
 
     def _event_page(

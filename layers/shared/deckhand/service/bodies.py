@@ -146,6 +146,9 @@ class PlayerSpec(Body):
     name: Annotated[Text | None, Field(max_length=200)] = None
     silver_points: Count = 0
     red_points: Count = 0
+    region: Annotated[
+        Text | None, Field(max_length=100, description="The player's region (shown in the export).")
+    ] = None
 
 
 class PairPlayer(Body):

@@ -134,18 +134,29 @@ def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
 
 
 def registrations(event: EventItem) -> list[dict[str, Any]]:
-    """Who entered, in registration order: a player's id, name and registration number; a match
-    event's pairs with their two players (``pairs``: the export names them ``pairs``)."""
+    """Who entered, in registration order: a player's id, name, registration number and region (when
+    registered); a match event's pairs with their two players (``pairs``: the export names them
+    ``pairs``)."""
     event_id = event_of(event.pk)
     if event.match is not None:
         from ..organiser.pairs import list_teams
         from ..storage.keys import team_of
 
         return [
-            {"id": team_of(t.sk), "name": t.name, "number": t.number, "players": t.players}
+            _with_region(
+                {"id": team_of(t.sk), "name": t.name, "number": t.number, "players": t.players}, t.region
+            )
             for t in list_teams(event_id)
         ]
-    return [{"id": player_of(p.sk), "name": p.name, "number": p.number} for p in list_players(event_id)]
+    return [
+        _with_region({"id": player_of(p.sk), "name": p.name, "number": p.number}, p.region)
+        for p in list_players(event_id)
+    ]
+
+
+def _with_region(entry: dict[str, Any], region: str | None) -> dict[str, Any]:
+    """An entrant's ``region`` when one was registered (an export without regions is as before)."""
+    return {**entry, "region": region} if region else entry
 
 
 def results_export(event: EventItem, upto_round: int | None = None) -> dict[str, Any]:

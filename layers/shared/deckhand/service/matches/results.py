@@ -60,13 +60,17 @@ def frozen_draws(event: EventItem, settings: MatchSettings) -> Frozen:
 
 def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     """The standings after ``upto_round``: place, match points, level points, opponents' level points,
-    and the step of the ranking chain that decided each place (RULES.md §4.3)."""
+    and the step of the ranking chain that decided each place (RULES.md §4.3); none before the pairs
+    register."""
     event_id = event_id_of(event)
     teams = list_teams(event_id)
     names = {team_of(t.sk): t.name for t in teams}
     settings = MatchSettings.from_dict(event.match)
     frozen = frozen_draws(event, settings)
-    placed = places(settings, entrants(teams), history(event_id, upto_round), upto_round, frozen)
+    # No pairs yet (an event just created): no standings, whatever its format would make of none.
+    placed = (
+        places(settings, entrants(teams), history(event_id, upto_round), upto_round, frozen) if teams else []
+    )
     return {
         "round": upto_round,
         "standings": [

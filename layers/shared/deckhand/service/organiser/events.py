@@ -13,7 +13,7 @@ from typing import Any
 from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
 from pynamodb.expressions.condition import Condition
 
-from ...competition.grades import EventPlan, check_event
+from ...competition.grades import EventPlan, Violation, check_event
 from ...engines.registry import game
 from ...engines.spec import Competition
 from ...errors import Conflict as Conflict
@@ -80,8 +80,53 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
 
     ``owner``: the verified identity of the caller (service/organiser/access.py); None for in-process callers.
     """
+    spec, settings, options, violations = _checked(spec)
+    if violations:
+        raise GradeViolations([{"rule": v.rule, "message": v.message} for v in violations])
+    event_id = spec.get("event_id") or secrets.token_hex(6)
+    if not ID.match(event_id):
+        raise DeckhandError("event_id may use letters, digits, '_', '.', '-' (1–64)")
+    item = EventItem(
+        event_pk(event_id),
+        META,
+        name=spec["name"],
+        ruleset=game(spec["ruleset"]).ruleset,
+        grade=spec["grade"],
+        format=spec["format"],
+        rounds=spec["rounds"],
+        boards_per_round=spec["boards_per_round"],
+        groups=spec["groups"],
+        venue=spec.get("venue", True),
+        ranking=spec.get("ranking", "competition"),
+        seed=spec.get("seed") or secrets.token_hex(16),
+        deal_seed=spec.get("deal_seed") or None,
+        start=str(spec["start"]),
+        created_at=now_ms(),
+        owner=owner,
+        roles={},
+        match=settings.to_dict() if settings is not None else None,
+        options=options.to_dict() if options is not None else None,
+    )
+    try:
+        item.save(condition=EventItem.pk.does_not_exist())
+    except PutError:
+        raise Conflict(f"event {event_id!r} exists already") from None
+    return item
+
+
+def grade_findings(spec: dict[str, Any]) -> list[dict[str, str]]:
+    """What the grade checker finds in an event's settings (``EventSpec``'s), writing nothing: the
+    findings ``create_event`` would refuse it with (a bad setting is a ``DeckhandError`` as there)."""
+    return [{"rule": v.rule, "message": v.message} for v in _checked(spec)[3]]
+
+
+def _checked(spec: dict[str, Any]) -> tuple[dict[str, Any], MatchSettings | None, Any, list[Violation]]:
+    """The spec completed (a match event's format, groups and boards), its match settings and rule
+    options checked, and its grade's violations."""
     g = game(spec["ruleset"])
     match = g.competition is Competition.MATCH
+    settings: MatchSettings | None = None
+    options: Any = None
     if match:
         # Pairs play matches (RULES.md §4.3): a round is a match at every table, as many boards as its
         # end mode takes; the settings and the rule set's options are typed and checked now.
@@ -129,37 +174,7 @@ def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem
     if match:
         # A match takes as many boards as its end mode gives at the table: no count to check beforehand.
         violations = [v for v in violations if v.rule != "min_boards"]
-    if violations:
-        raise GradeViolations([{"rule": v.rule, "message": v.message} for v in violations])
-    event_id = spec.get("event_id") or secrets.token_hex(6)
-    if not ID.match(event_id):
-        raise DeckhandError("event_id may use letters, digits, '_', '.', '-' (1–64)")
-    item = EventItem(
-        event_pk(event_id),
-        META,
-        name=spec["name"],
-        ruleset=g.ruleset,
-        grade=spec["grade"],
-        format=spec["format"],
-        rounds=spec["rounds"],
-        boards_per_round=spec["boards_per_round"],
-        groups=spec["groups"],
-        venue=spec.get("venue", True),
-        ranking=spec.get("ranking", "competition"),
-        seed=spec.get("seed") or secrets.token_hex(16),
-        deal_seed=spec.get("deal_seed") or None,
-        start=str(spec["start"]),
-        created_at=now_ms(),
-        owner=owner,
-        roles={},
-        match=settings.to_dict() if match else None,
-        options=options.to_dict() if match and options is not None else None,
-    )
-    try:
-        item.save(condition=EventItem.pk.does_not_exist())
-    except PutError:
-        raise Conflict(f"event {event_id!r} exists already") from None
-    return item
+    return spec, settings, options, violations
 
 
 class GradeViolations(DeckhandError):
@@ -220,6 +235,7 @@ def register_players(event_id: str, players: list[dict[str, Any]]) -> list[Playe
             number=registration.first + i,
             silver_points=p.get("silver_points", 0),
             red_points=p.get("red_points", 0),
+            region=p.get("region") or None,
             registration=digest,
         )
         for i, p in enumerate(players)

@@ -101,6 +101,7 @@ class PlayerItem(_Base):
     number = IntAttribute()  # fixed registration number (seed 001 appendix 3)
     silver_points = IntAttribute(default=0)
     red_points = IntAttribute(default=0)
+    region = UnicodeAttribute(null=True)  # optional, as registered; shown in the export
     registration = UnicodeAttribute(null=True)  # the digest of the request that registered the player
     active = BooleanAttribute(default=True)  # False: withdrawn — keeps its results, seated no more
 

@@ -1,5 +1,5 @@
 """Printable cards for the players, Chinese by default and English on request: where each one sits in
-a round (``deckhand event seating EVENT --format html``), and each one's join link as a QR code for
+a round (``deckhand event seating EVENT --format html``, and the console's), and each one's join link as a QR code for
 playing on their own phone (``deckhand event join-links EVENT --format html``; drawn by segno as inline
 SVG: the page needs nothing from elsewhere)."""
 
@@ -48,6 +48,16 @@ def names_of(export: Mapping[str, Any]) -> dict[str, str]:
         for player in pair.get("players") or []:
             names[str(player["id"])] = str(player.get("name") or "")
     return names
+
+
+def seating_of(status: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where everyone sits in a round: a row per seat of every table (the handset to staff)."""
+    return [
+        {"table": t["table"], **p}
+        for t in status.get("tables", [])
+        for p in t.get("players", [])
+        if p.get("player")
+    ]
 
 
 def qr_svg(url: str) -> str:
