@@ -292,3 +292,15 @@ def test_the_bot_beats_a_random_mover_from_either_seat() -> None:
     for seed in range(2):
         assert race([bot, None], seed)[0] == "red"
         assert race([None, bot], seed)[0] == "blue"
+
+
+def test_the_screen_draws_the_star_row_by_row_in_both_languages() -> None:
+    assert SPEC.screen is not None
+    board = CheckersBoard()
+    for lang in ("en", "zh-CN"):
+        red, blue = SPEC.screen(board, 0, lang), SPEC.screen(board, 1, lang)
+        assert len(red["l"]) == len(blue["l"]) == 1 + 17 + 1 and "ask" in red and "ask" not in blue
+        assert [o["a"]["k"] for o in red["ask"]["o"]] == ["resign", "offer"]
+    english = SPEC.screen(board, 0, "en")["l"]
+    assert english[1].split() == ["17", "B"] and english[-2].split() == ["1", "R"]
+    assert english[5] == "13 . . . . . . . . . . . . ." and english[9] == " 9     . . . . . . . . ."
