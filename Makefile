@@ -114,6 +114,7 @@ bench: $(STAMP) $(MPNODE) bench-doudizhu
 	$(BIN)/python bench/matchplay_bench.py
 	$(BIN)/python bench/xiangqi_bench.py
 	$(BIN)/python bench/junqi_bench.py
+	$(BIN)/python bench/checkers_bench.py
 	$(BIN)/pytest -q -s -p no:randomly tests/integration/test_firmware_micropython.py -k heap | grep -E "heap|passed"
 
 # Whole-system figures (docs/performance.md): cost per play, cold start, play path, scale; fuzzing at scale.

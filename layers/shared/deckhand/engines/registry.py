@@ -34,6 +34,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("xiangqi-2004", "xiangqi", 2, Competition.HEAD_TO_HEAD, "deckhand.engines.xiangqi", dealt=False),
     Entry("gomoku-renju", "gomoku", 2, Competition.HEAD_TO_HEAD, "deckhand.engines.gomoku", dealt=False),
     Entry("junqi-2004", "junqi", 2, Competition.HEAD_TO_HEAD, "deckhand.engines.junqi", dealt=False),
+    Entry("checkers-2004", "checkers", 2, Competition.HEAD_TO_HEAD, "deckhand.engines.checkers", dealt=False),
 )
 RULESETS: tuple[str, ...] = tuple(e.ruleset for e in ENTRIES)
 ALIASES: dict[str, str] = {e.alias: e.ruleset for e in ENTRIES}
