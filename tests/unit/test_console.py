@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -80,20 +80,25 @@ class Browser:
         return status, text
 
 
+def in_process(api: Any) -> Callable[[str, str, Any, str], tuple[int, str, str]]:
+    """The API handler as the console calls it: in-process, as an identity."""
+
+    def call(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        text = json.dumps(body) if body is not None else None
+        response = api.handler(api_gateway_event(method, path, headers, text, identity), FakeContext())
+        headers = {**(response.get("headers") or {})}
+        headers.update({k: v[-1] for k, v in (response.get("multiValueHeaders") or {}).items()})
+        kind = headers.get("Content-Type", "")
+        return response["statusCode"], kind, response.get("body") or ""
+
+    return call
+
+
 @pytest.fixture
 def console() -> Iterator[tuple[Console, Any]]:
     with api_under_moto() as api:
-
-        def in_process(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
-            text = json.dumps(body) if body is not None else None
-            response = api.handler(api_gateway_event(method, path, headers, text, identity), FakeContext())
-            headers = {**(response.get("headers") or {})}
-            headers.update({k: v[-1] for k, v in (response.get("multiValueHeaders") or {}).items()})
-            kind = headers.get("Content-Type", "")
-            return response["statusCode"], kind, response.get("body") or ""
-
-        yield Console(in_process, lambda: dict(TOKENS), ROOT / "web" / "console"), api
+        yield Console(in_process(api), lambda: dict(TOKENS), ROOT / "web" / "console"), api
 
 
 def td_with_cup(console: Console, api: Any) -> Browser:
