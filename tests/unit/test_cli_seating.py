@@ -53,6 +53,13 @@ def test_calls_are_listed_by_table_and_time_with_who_called():
     }  # fmt: skip
     assert calls_of(status) == [
         {"table": "A", "board": "2", "seat": 0, "player": None, "at": 20},
-        {"table": "B", "board": "1", "seat": 1, "player": "Wang", "at": 10, "handled": {"by": "ref", "at": 15}},
+        {
+            "table": "B",
+            "board": "1",
+            "seat": 1,
+            "player": "Wang",
+            "at": 10,
+            "handled": {"by": "ref", "at": 15},
+        },
         {"table": "B", "board": "1", "seat": 1, "player": "Wang", "at": 30},
     ]
