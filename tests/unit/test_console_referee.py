@@ -109,6 +109,8 @@ def test_a_preview_writes_nothing_the_confirm_writes_once_and_its_replay_is_refu
     assert status == 200 and 'data-audit-kind="warning"' in done and f"data-audit-by>{CAROL}<" in done
     entries = stored_audit()
     assert len(entries) == before + 1 and entries[-1].detail == {"player": "P3", "reason": "slow play"}
+    status, headers, _ = carol.request("GET", f"{CUP}/referee/confirm?lang=en")  # the page's language switch
+    assert status == 303 and headers["Location"] == f"{CUP}/referee"
     status, _, again = carol.request("POST", f"{CUP}/referee/confirm", confirm)  # the same form again
     assert status == 403 and 'data-error="refused"' in again
     assert len(stored_audit()) == before + 1

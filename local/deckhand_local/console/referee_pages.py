@@ -40,7 +40,7 @@ def serves(page: str | None, method: str) -> bool:
         return False
     if method == "POST":
         return page in POSTS
-    return page in GETS or (page.startswith("referee/") and page not in POSTS)
+    return page in GETS or page in POSTS or page.startswith("referee/")
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,9 @@ class Desk:
 
 
 def get(desk: Desk, page: str) -> Reply:
+    if page in POSTS:  # the language switch of a page a form drew: back to where the form was
+        back = "calls" if page == "calls/handled" else "referee"
+        return 303, {"Location": f"{desk.request.path.rsplit(page, 1)[0]}{back}"}, b""
     if page == "referee":
         kinds = [(referee.KIND_SLUG[k], label(desk.words, k)) for k in referee.kinds_of(desk.event)]
         return desk.show(200, "referee.html", kinds=kinds)
