@@ -154,6 +154,8 @@ def test_a_refusal_is_the_apis_structured_error_in_either_language_and_changes_n
     assert status == 400 and 'data-error="form"' in text and "referee-confirm" not in text
     status, text, _ = preview(carol, "reseat", player="P1", table="A", seat="7", reason="x")
     assert status == 400 and 'data-error="form"' in text
+    status, text, _ = preview(carol, "warning", player="P1", reason="x", round="2")  # drawn for another round
+    assert status == 400 and 'data-error="form"' in text and "round 1 is in play" in text
     assert len(stored_audit()) == before
 
 

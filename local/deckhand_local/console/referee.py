@@ -106,6 +106,10 @@ def body_of(kind: str, form: dict[str, str], offered: Choices) -> dict[str, Any]
     a ``FormError`` says which field is wrong, and nothing is sent."""
     if kind not in FIELDS:
         raise FormError("no such referee action")
+    if form.get("round", "") != str(offered.round):  # the form was drawn for another round than now
+        raise FormError(
+            f"round: the form was for round {form.get('round') or '-'}, round {offered.round} is in play"
+        )
     body: dict[str, Any] = {"kind": kind, "reason": form.get("reason", "").strip()}
     wanted = FIELDS[kind]
     if "player" in wanted:
