@@ -46,12 +46,20 @@ def test_calls_are_listed_by_table_and_time_with_who_called():
     status = {
         "tables": [
             {"table": "B", "players": [{"seat": 1, "player": "P2", "name": "Wang"}],
-             "boards": [{"board": "1", "calls": [{"seat": 1, "at": 30}, {"seat": 1, "at": 10}]}]},
+             "boards": [{"board": "1", "calls": [{"seat": 1, "at": 30},
+                                                 {"seat": 1, "at": 10, "handled": {"by": "ref", "at": 15}}]}]},
             {"table": "A", "players": [], "boards": [{"board": "2", "calls": [{"seat": 0, "at": 20}]}, {"board": "3"}]},
         ]
     }  # fmt: skip
     assert calls_of(status) == [
         {"table": "A", "board": "2", "seat": 0, "player": None, "at": 20},
-        {"table": "B", "board": "1", "seat": 1, "player": "Wang", "at": 10},
+        {
+            "table": "B",
+            "board": "1",
+            "seat": 1,
+            "player": "Wang",
+            "at": 10,
+            "handled": {"by": "ref", "at": 15},
+        },
         {"table": "B", "board": "1", "seat": 1, "player": "Wang", "at": 30},
     ]

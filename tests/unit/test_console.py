@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -80,10 +80,10 @@ class Browser:
         return status, text
 
 
-def console_of(api: Any) -> Console:
-    """The console over the API handler ``api``, called in-process as the venue calls it."""
+def in_process(api: Any) -> Callable[[str, str, Any, str], tuple[int, str, str]]:
+    """The API handler as the console calls it: in-process, as an identity."""
 
-    def in_process(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
+    def call(method: str, path: str, body: Any, identity: str) -> tuple[int, str, str]:
         headers = {"Content-Type": "application/json"} if body is not None else {}
         text = json.dumps(body) if body is not None else None
         response = api.handler(api_gateway_event(method, path, headers, text, identity), FakeContext())
@@ -92,7 +92,12 @@ def console_of(api: Any) -> Console:
         kind = headers.get("Content-Type", "")
         return response["statusCode"], kind, response.get("body") or ""
 
-    return Console(in_process, lambda: dict(TOKENS), ROOT / "web" / "console")
+    return call
+
+
+def console_of(api: Any) -> Console:
+    """The console over the API handler ``api``, called in-process as the venue calls it."""
+    return Console(in_process(api), lambda: dict(TOKENS), ROOT / "web" / "console")
 
 
 @pytest.fixture

@@ -113,7 +113,8 @@ def calls_of(status: dict[str, Any]) -> list[dict[str, Any]]:
         for b in t.get("boards", []):
             for c in b.get("calls", []):
                 out.append({"table": t["table"], "board": b["board"], "seat": c["seat"],
-                            "player": names.get(c["seat"]), "at": c["at"]})  # fmt: skip
+                            "player": names.get(c["seat"]), "at": c["at"],
+                            **({"handled": c["handled"]} if c.get("handled") else {})})  # fmt: skip
     return sorted(out, key=lambda c: (str(c["table"]), c["at"]))
 
 

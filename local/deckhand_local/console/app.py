@@ -25,7 +25,7 @@ from deckhand.engines.registry import RULESETS
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ..static_files import static_file
-from . import forms, room, setup
+from . import forms, referee_pages, room, setup
 from .refusals import Refused
 from .sessions import Session, Sessions, SessionSource
 from .words import EN, LANGS, ZH, Words
@@ -253,6 +253,9 @@ class Console:
             name = event_id + {"json": ".json", "html": ".html", "csv": ".csv"}.get(fmt, f"-{fmt[:-4]}.csv")
             headers = {"Content-Type": kind, "Content-Disposition": f'attachment; filename="{name}"'}
             return status, headers, text.encode()
+        if referee_pages.serves(page, "GET"):
+            desk = referee_pages.Desk(self, request, session, words, event, role)
+            return self._referee(lambda: referee_pages.get(desk, page))
         raise Refused(404, "refused.not_found")
 
     def _post(
@@ -276,6 +279,10 @@ class Console:
                 return self._new_event(status, request, session, words, form, answer)
             return 303, {"Location": f"{PREFIX}events/{quote(answer['event_id'])}"}, b""
         match = _EVENT_PATH.match(rest)
+        if match is not None and referee_pages.serves(match.group(2), "POST"):
+            event, role = self._event(session, match.group(1))
+            desk = referee_pages.Desk(self, request, session, words, event, role)
+            return self._referee(lambda: referee_pages.post(desk, match.group(2), form))
         if match is None or match.group(2) not in ("players", "pairs", "tables", "rounds", *setup.ACTIONS):
             raise Refused(404, "refused.not_found")
         event_id, action = match.group(1), match.group(2)
@@ -310,6 +317,13 @@ class Console:
             done = words(f"event.{action}_done", count=len(answer["registered"]))
         event, role = self._event(session, event_id)
         return self._event_page(200, request, session, words, event, role, done=done)
+
+    def _referee(self, page: Callable[[], Reply]) -> Reply:
+        """A referee page (referee_pages.py): every member of the event's staff may referee."""
+        try:
+            return page()
+        except referee_pages.NotHere:
+            raise Refused(404, "refused.not_found") from None
 
     def _new_event(
         self,

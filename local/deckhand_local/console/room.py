@@ -29,7 +29,7 @@ class TableRow:
     seconds_left: int | None  # until the clock acts for them (None: no clock running)
     done: int
     total: int
-    calls: list[int]  # seats that called the referee (any board of the round)
+    calls: list[int]  # seats whose call for the referee is not handled yet (any board of the round)
     stopped: str | None  # why the board in play stopped ("" when not told)
 
 
@@ -52,7 +52,8 @@ def rows(status: dict[str, Any], now_ms: int) -> list[TableRow]:
                 seconds = max(0, (int(current["deadline"]) - now_ms + 999) // 1000)
             if current.get("status") == "stopped":
                 stopped = str(current.get("why") or "")
-        calls = sorted({c["seat"] for b in boards for c in b.get("calls") or []})
+        # a call flashes until a referee marks it handled (the status says so: the API's audit)
+        calls = sorted({c["seat"] for b in boards for c in b.get("calls") or [] if not c.get("handled")})
         out.append(
             TableRow(
                 table=table["table"],

@@ -26,6 +26,7 @@ from ..engines.contract import Rejected
 from ..errors import DeckhandError
 from .boards.round_items import revealed_rounds
 from .bodies import (
+    CallHandled,
     EventSpec,
     LinksBody,
     PairingBody,
@@ -43,6 +44,7 @@ from .matches import round_of_matches as match_rounds
 from .organiser import access, events, pairs, player_links
 from .organiser.disclosure import deals_from, last_round_shown
 from .refereeing import actions as referee
+from .refereeing import calls as referee_calls
 from .storage import idempotency
 from .storage.keys import player_of, table_of, team_of
 from .storage.models import EventItem
@@ -243,7 +245,8 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
     def round_status(event_id: str, number: int) -> dict[str, Any]:
         """A round's progress; why a board stopped is shown to the event's staff only."""
         staff = access.role_of(events.get_event(event_id), caller()) is not None
-        return rounds.round_status(event_id, number, staff=staff)
+        status = rounds.round_status(event_id, number, staff=staff)
+        return referee_calls.mark_handled(event_id, status) if staff else status
 
     @app.get("/events/<event_id>/results")
     def results(event_id: str) -> dict[str, Any]:
@@ -264,6 +267,15 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
         request = idempotency.parse_key(app.current_event.headers, app.current_event.multi_value_headers)
         record = referee.record(event, body.model_dump(), by=identity, rt=runtime(), request=request)
         return Response(201, content_types.APPLICATION_JSON, record)
+
+    @app.post("/events/<event_id>/calls/handled")
+    def call_handled(event_id: str, body: CallHandled) -> Response[dict[str, Any]]:
+        """A referee answered a handset's call: the call shows ``handled`` in the round's status from
+        now on, and the audit says who and when (the second time, the first answer's entry)."""
+        identity = caller()
+        event_for(event_id, "referee")
+        entry = referee_calls.handle(event_id, body.model_dump(), by=identity)
+        return Response(201, content_types.APPLICATION_JSON, entry)
 
     @app.get("/events/<event_id>/audit")
     def audit(event_id: str) -> dict[str, Any]:

@@ -256,6 +256,19 @@ class RefereeAction(Body):
     reason: Annotated[Text, Field(min_length=1, max_length=500)]
 
 
+class CallHandled(Body):
+    """A handset's call for the referee, answered: named as the round's status lists it."""
+
+    round: Annotated[int, Field(ge=1, le=1000)]
+    table: Annotated[str, Field(pattern=ID)]
+    board: Annotated[str, Field(pattern=ID)]
+    seat: Annotated[int, Field(ge=0, le=3)]
+    at: Annotated[
+        int, Field(ge=0, le=DYNAMODB_MAX, description="The call's time (ms), as the status gives it.")
+    ]
+    note: Annotated[Text | None, Field(min_length=1, max_length=500)] = None
+
+
 class RolesBody(Body):
     roles: Annotated[
         dict[Annotated[str, Field(pattern=IDENTITY)], Literal["organiser", "referee"]],
