@@ -102,25 +102,26 @@ def test_a_token_of_the_pool_for_the_console_is_its_subject_s_identity():
     assert session is not None and session.identity == f"cognito:{SUB}" and session.may_create
 
 
-@pytest.mark.parametrize(
-    ("why", "token"),
-    [
-        ("forged: signed by another key under the pool's key id", mint(claims(), key=OTHER_KEY)),
-        ("a key the pool does not have", mint(claims(), key=OTHER_KEY, kid="k2")),
-        ("another pool", mint(claims(iss="https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Other"))),
-        ("another region's issuer", mint(claims(iss=POOL.issuer.replace("eu-west-1.", "us-east-1.")))),
-        ("another app client", mint(claims(aud="someone-elses-client"))),
-        ("expired", mint(claims(exp=NOW))),
-        ("issued in the future", mint(claims(iat=NOW + 3600, exp=NOW + 7200))),
-        ("an access token", mint(claims(token_use="access"))),
-        ("no expiry", mint(claims(exp=None))),
-        ("no subject", mint(claims(sub=None))),
-        ("a subject that is no identity", mint(claims(sub="a b"))),
-        ("a header naming another algorithm", mint(claims(), alg="RS384")),
-        ("not a JWT", "not-a-token"),
-        ("garbage parts", "a.b.c"),
-    ],
-)
+# Each case is named by its why: the tokens are signed by keys made at import, so they differ per worker.
+REFUSED = [
+    ("forged: signed by another key under the pool's key id", mint(claims(), key=OTHER_KEY)),
+    ("a key the pool does not have", mint(claims(), key=OTHER_KEY, kid="k2")),
+    ("another pool", mint(claims(iss="https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Other"))),
+    ("another region's issuer", mint(claims(iss=POOL.issuer.replace("eu-west-1.", "us-east-1.")))),
+    ("another app client", mint(claims(aud="someone-elses-client"))),
+    ("expired", mint(claims(exp=NOW))),
+    ("issued in the future", mint(claims(iat=NOW + 3600, exp=NOW + 7200))),
+    ("an access token", mint(claims(token_use="access"))),
+    ("no expiry", mint(claims(exp=None))),
+    ("no subject", mint(claims(sub=None))),
+    ("a subject that is no identity", mint(claims(sub="a b"))),
+    ("a header naming another algorithm", mint(claims(), alg="RS384")),
+    ("not a JWT", "not-a-token"),
+    ("garbage parts", "a.b.c"),
+]
+
+
+@pytest.mark.parametrize(("why", "token"), REFUSED, ids=[why for why, _ in REFUSED])
 def test_a_token_that_is_not_the_pool_s_for_the_console_is_refused(why, token):
     with pytest.raises(TokenRefused):
         verify_id_token(token, POOL, keys, NOW)
