@@ -285,3 +285,13 @@ def test_the_move_clock_warns_and_the_third_warning_loses_the_game(backend):
     assert m.boards == ["1", "2"]  # game 2 begun, colours swapped, its clock rapid only from game 3
     item = board_store.load(EVENT, 1, m.table, "2")
     assert item is not None and json.loads(item.state)["options"]["clock"] == "slow"
+
+
+def test_a_short_field_gives_the_top_of_the_draw_a_bye(backend):
+    players = board_event(backend, "xiangqi-2004", {"ANN": "resign", "BEN": "resign", "CAT": "resign"})
+    run_event(backend, players, 2)
+    event = events.get_event(EVENT)
+    first = match_rounds.get_pairing(event, 1)
+    assert first["walkovers"] == first["seeds"][:1] and len(first["pairs"]) == 1
+    (final,) = match_rounds.get_pairing(event, 2)["pairs"]
+    assert first["seeds"][0] in final and event.status == "finished"
