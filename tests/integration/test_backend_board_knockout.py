@@ -9,6 +9,7 @@ that either play the engine's bot or resign (or agree a draw) at once, so every 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from typing import Any
 
@@ -150,6 +151,11 @@ def test_a_knockout_of_eight_is_drawn_by_lot_and_played_to_its_final(backend, ru
     assert event.status == "finished"
     first = match_rounds.get_pairing(event, 1)
     assert len(first["pairs"]) == 4 and sorted(first["seeds"]) == sorted(styles)
+    # The draw is round 1's secret's: anyone can redraw it once the secret is revealed.
+    salt = export(backend)["rounds"][0]["salt"]
+    assert first["seeds"] == sorted(
+        styles, key=lambda p: hashlib.sha256(f"deckhand/draw/{salt}/{p}".encode()).hexdigest()
+    )
     table = match_results.standings(event, 3)
     places = {s["team"]: s["place"] for s in table["standings"]}
     assert places["ANN"] == 1  # the only player who ever moves wins every game

@@ -114,9 +114,12 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         item = PairingItem.get(event_pk(event_id), pairing_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return {"round": round_no, "stored": False, **compute_pairing(event, round_no)}
+    return {"round": round_no, "stored": True, **stored_pairing(item)}
+
+
+def stored_pairing(item: PairingItem) -> dict[str, Any]:
+    """A pairing item as the pairing document shows it."""
     return {
-        "round": round_no,
-        "stored": True,
         "pairs": item.pairs,
         "bye": item.bye,
         "rests": item.rests or [],
@@ -132,13 +135,19 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
     }
 
 
-def save_computed_pairing(event: EventItem, round_no: int, lot: str | None = None) -> None:
-    """At the end of the round before (or the round's start, with its secret ``lot``): the computed
-    pairing, if none is stored (a bracket drawn by lot: only at its first round's start)."""
-    if lot is None and drawn_at_start(MatchSettings.from_dict(event.match), round_no):
+def save_computed_pairing(event: EventItem, round_no: int) -> None:
+    """At the end of the round before (or the round's start): the computed pairing, if none is stored
+    (a bracket drawn by lot: stored with its first round, in one write — _round_item)."""
+    if drawn_at_start(MatchSettings.from_dict(event.match), round_no):
         return
+    with contextlib.suppress(PutError):  # stored already (by a retry, or an override): kept
+        computed_pairing_item(event, round_no).save(condition=PairingItem.sk.does_not_exist())
+
+
+def computed_pairing_item(event: EventItem, round_no: int, lot: str | None = None) -> PairingItem:
+    """The pairing the format gives, as stored (``lot``: the round's secret, for a draw by lot)."""
     pairing = compute_pairing(event, round_no, lot)
-    item = PairingItem(
+    return PairingItem(
         event_pk(event_id_of(event)),
         pairing_sk(round_no),
         pairs=pairing["pairs"],
@@ -153,8 +162,6 @@ def save_computed_pairing(event: EventItem, round_no: int, lot: str | None = Non
         source=pairing["source"],
         warnings=[],
     )
-    with contextlib.suppress(PutError):  # stored already (by a retry, or an override): kept
-        item.save(condition=PairingItem.sk.does_not_exist())
 
 
 def override_pairing(
@@ -359,10 +366,17 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
     if stored is not None:
         return stored
     salt = round_salt(event, round_no)
-    pairing = get_pairing(event, round_no)  # an override stored before wins
-    if not pairing["stored"]:
-        save_computed_pairing(event, round_no, salt)
-        pairing = get_pairing(event, round_no)
+    drawn: PairingItem | None = None
+    if drawn_at_start(MatchSettings.from_dict(event.match), round_no):
+        # Drawn by this round's secret and stored with the round in one write: an attempt that
+        # stored no round leaves no draw made with a secret that is never committed.
+        drawn = computed_pairing_item(event, round_no, salt)
+        pairing = {"stored": True, **stored_pairing(drawn)}
+    else:
+        pairing = get_pairing(event, round_no)  # an override stored before wins
+        if not pairing["stored"]:
+            save_computed_pairing(event, round_no)
+            pairing = get_pairing(event, round_no)
     gone = {e.id for e in _field(event) if not e.active}
     seated = {t for p in pairing["pairs"] for t in p} | {pairing["bye"]} - {None}
     if seated & gone:
@@ -415,4 +429,4 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
         byes=[bye] if bye else [],
         forfeits=pairing.get("forfeits") or [],
     )
-    return store_round(event_id, round_no, item)
+    return store_round(event_id, round_no, item, [drawn] if drawn is not None else [])
