@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from deckhand.engines.registry import game
 from deckhand.errors import DeckhandError
+from deckhand.service.boards.head_to_head import first_side, lot
 from deckhand.service.boards.match_boards import match_deal
 from deckhand.service.boards.records import hand_record
 from deckhand.service.duplicate.rounds import commitment, deal_order
@@ -54,6 +55,7 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
                 m = _map(m)
                 if m.get("round") != n or not m.get("table"):
                     continue
+                problems += _lots_problems(g, salt, m)
                 for b in m.get("boards") or []:
                     b = _map(b)
                     if b.get("status") != "ended":
@@ -108,6 +110,37 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
     ]
     ok = bool(out) and all(r["ok"] for r in out) and not unrevealed
     return {"ruleset": ruleset, "ok": ok, "rounds": out, "problems": unrevealed}
+
+
+def _lots_problems(g: Any, salt: str, m: Mapping[str, Any]) -> list[str]:
+    """A board game's match (RULES.md §6.5): each game's first mover as the rules and the round's
+    lots give it (the coin toss, 猜先), and a tie after ``max_games`` decided by the lot drawn."""
+    rules = _map(m.get("head_to_head"))
+    result = _map(m.get("result"))
+    position = g.position
+    if not rules or not result or position is None:
+        return []
+    pairs = list(m.get("pairs") or [])
+    number = int(m.get("number") or 0)
+    where = f"table {m.get('table')}"
+    low = pairs.index(rules.get("lower_draw"))
+    out = []
+    games = [_map(x) for x in result.get("games") or []]
+    for game_no, played in enumerate(games, 1):
+        first = pairs[first_side(position.first_move, salt, number, game_no, low)]
+        if played.get("first") != first:
+            out.append(
+                f"{where} game {game_no}: {first} moves first by the rules and the lots, not {played.get('first')}"
+            )
+    totals = {p: sum(int(_map(x.get("mp")).get(p) or 0) for x in games) for p in pairs}
+    if len(set(totals.values())) == 1:
+        drawn = pairs[lot(salt, number, "tie")]
+        mp = _map(result.get("mp"))
+        if result.get("lot") != drawn or int(mp.get(drawn) or 0) != 2:
+            out.append(f"{where}: the tie's lot names {drawn}, the result {result.get('lot')}")
+    elif "lot" in result:
+        out.append(f"{where}: a lot is recorded for a match that was not level")
+    return out
 
 
 def _deal_played(play: Mapping[str, Any]) -> int:

@@ -221,6 +221,7 @@ def test_the_spec_plays_with_a_position_head_to_head() -> None:
     assert ALIASES["checkers"] == "checkers-2004" == SPEC.ruleset and SPEC.ruleset not in DEALT_RULESETS
     assert SPEC.seats == 2 and SPEC.competition is Competition.HEAD_TO_HEAD and SPEC.deck is None
     assert SPEC.position is not None and SPEC.position.sides == ("red", "blue")
+    assert SPEC.position.first_move.value == "lot"  # 猜先 in game 1, then alternate (RULES.md §6.5)
     assert len(SPEC.position.squares) == 121 and json.loads(SPEC.position.start)["red"] == RED_HOME
     board = SPEC.new_board([], {"options": {"passive_after": None, "move_seconds": 30}})
     assert isinstance(board, CheckersBoard) and board.options == Options(None, 30)

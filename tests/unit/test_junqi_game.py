@@ -240,6 +240,9 @@ def test_the_spec_registers_a_board_game_with_typed_options() -> None:
     assert ALIASES["junqi"] == "junqi-2004" == spec.ruleset and spec.ruleset not in DEALT_RULESETS
     assert spec.competition is Competition.HEAD_TO_HEAD and spec.position is not None
     assert len(spec.position.squares) == 60 and spec.position.sides == ("red", "blue")
+    from deckhand.engines.spec import FirstMove
+
+    assert spec.position.first_move is FirstMove.DRAW  # the lower draw number first, then alternate
     assert spec.options is not None
     assert spec.options(None).to_dict() == {
         "show_flag_on_marshal_loss": True,

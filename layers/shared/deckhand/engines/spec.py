@@ -101,6 +101,18 @@ class Deck:
         return (54 if self.jokers else 52) * self.decks
 
 
+class FirstMove(enum.Enum):
+    """Who moves first in each game of a match (RULES.md §6.5): seat 0 of a game is the side that
+    moves first; the service draws the lots from the round's committed secret."""
+
+    DRAW_THEN_TOSS = "draw_then_toss"  # game 1 the lower draw number, game 2 swapped, game 3 a coin toss
+    DRAW = "draw"  # game 1 the lower draw number, then the colours alternate
+    LOT = "lot"  # game 1 by lot (猜先), then the colours alternate
+
+
+GameOptions = Callable[[dict[str, Any] | None, int], dict[str, Any] | None]
+
+
 @dataclass(frozen=True)
 class Position:
     """What a board game is played with: a board of pieces from a start position, nothing dealt.
@@ -114,6 +126,10 @@ class Position:
     squares: tuple[str, ...]  # every point of the board by the name moves use
     sides: tuple[str, str]  # the sides' names, seat by seat
     move_data: tuple[str, ...] = ("from", "to")  # the keys of a move's data, each a square
+    first_move: FirstMove = FirstMove.LOT  # who moves first in each game of a match
+    # The options of game n (1, 2, …) of a match from the event's options, where the rules make the games
+    # differ (Xiangqi: games 1–2 slow, later games rapid); None: every game is played with the event's.
+    game_options: GameOptions | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +191,11 @@ class GameSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "action_index", {a.kind: a for a in self.actions})
+
+    @property
+    def match_sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side of a match: the partnerships, or a seat a side (a board game)."""
+        return self.sides or tuple((seat,) for seat in range(self.seats))
 
     @property
     def deck(self) -> Deck | None:

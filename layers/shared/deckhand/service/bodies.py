@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
 
 from ..competition.artificial import Artificial
-from ..engines.registry import DEALT_RULESETS as RULESETS
+from ..engines.registry import RULESETS
 
 ID = r"^[A-Za-z0-9_.-]{1,64}$"
 THING = r"^[A-Za-z0-9_:-]{0,128}$"
@@ -82,7 +82,8 @@ class MatchSpec(Body):
     knockout: dict[str, Any] | None = Field(
         default=None,
         description="third_place (none|play), final (one_final|reset: double elimination), "
-        "match ({decision: best_of|summed_level_points, games: 3|5 or 2|3})",
+        "match ({decision: best_of|summed_level_points, games: 3|5 or 2|3}), "
+        "draw (strength|lot: a knockout's bracket by seeds, or by lot — a board game's default)",
     )
     extra_board: dict[str, Any] | None = Field(
         default=None,
@@ -101,6 +102,14 @@ class MatchSpec(Body):
             "gives out at a table without a dealing table (250 by default; 0: all at once).",
         ),
     ] = 250
+    max_games: Annotated[
+        int | None,
+        Field(
+            ge=2,
+            le=50,
+            description="A board game's match: games before a match still level is decided by lot (8 by default).",
+        ),
+    ] = None
 
 
 class EventSpec(Body):
@@ -133,7 +142,8 @@ class EventSpec(Body):
     ] = None
 
     match: MatchSpec | None = Field(
-        default=None, description="Match events (pairs, a game's rule set that carries): their settings."
+        default=None,
+        description="Match events (pairs, a game's rule set that carries; a board game's players): their settings.",
     )
     options: dict[str, Any] | None = Field(
         default=None,
@@ -163,7 +173,10 @@ class PairPlayer(Body):
 class PairSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
     name: Annotated[Text | None, Field(max_length=200)] = None
-    players: Annotated[list[PairPlayer], Field(min_length=2, max_length=2)]
+    players: Annotated[
+        list[PairPlayer],
+        Field(min_length=1, max_length=2, description="Two players; a board game's side: one"),
+    ]
     seed: Annotated[
         int | None,
         Field(ge=1, le=100000, description="Strength, 1 the strongest (a Swiss round 1 by snake)."),

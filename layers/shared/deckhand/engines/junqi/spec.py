@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..common.game_spec import game_spec
-from ..spec import ActionRule, Competition, Position
+from ..spec import ActionRule, Competition, FirstMove, Position
 from .board import JunqiBoard, SeatView, decision_key
 from .bot import JunqiBot
 from .geometry import NAMES, SIDES
@@ -17,7 +17,7 @@ SPEC = game_spec(
     referee="JunqiReferee",
     name="Junqi",
     alias="junqi",
-    plays_with=Position("", NAMES, (SIDES[0], SIDES[1])),
+    plays_with=Position("", NAMES, (SIDES[0], SIDES[1]), first_move=FirstMove.DRAW),  # RULES.md §6.5
     new_board=JunqiBoard.from_order,
     actions=(
         ActionRule("setup", data=True, help="set up the 25 pieces: {square: piece} on your half"),

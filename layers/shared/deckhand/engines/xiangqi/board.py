@@ -57,6 +57,15 @@ class Options:
             raise DeckhandError(f"clock must be 'slow' or 'rapid', got {data.get('clock')!r}") from None
 
 
+SLOW_GAMES = 2  # games 1–2 of a match are slow, later games rapid (RULES.md §6.5)
+
+
+def game_options(options: dict[str, Any] | None, game_no: int) -> dict[str, Any]:
+    """Game ``game_no`` of a match: the event's options with the clock the rules give that game."""
+    clock = Clock.SLOW if game_no <= SLOW_GAMES else Clock.RAPID
+    return {**Options.from_dict(options).to_dict(), "clock": clock.value}
+
+
 class SeatView(NamedTuple):
     """What a seat knows: everything (Xiangqi hides nothing), as its bot and its handset read it."""
 

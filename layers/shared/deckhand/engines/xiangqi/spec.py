@@ -7,8 +7,8 @@ from collections.abc import Hashable
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
 from ..contract import Action
-from ..spec import ActionRule, Competition, Position
-from .board import SIDES, Options, SeatView, XiangqiBoard
+from ..spec import ActionRule, Competition, FirstMove, Position
+from .board import SIDES, Options, SeatView, XiangqiBoard, game_options
 from .bot import XiangqiBot
 from .position import START, square_name
 from .tables import POINTS
@@ -28,7 +28,13 @@ SPEC = game_spec(
     referee="XiangqiReferee",
     name="Xiangqi",
     alias="xiangqi",
-    plays_with=Position(START, tuple(square_name(sq) for sq in range(POINTS)), SIDES),
+    plays_with=Position(
+        START,
+        tuple(square_name(sq) for sq in range(POINTS)),
+        SIDES,
+        first_move=FirstMove.DRAW_THEN_TOSS,
+        game_options=game_options,
+    ),
     new_board=XiangqiBoard.from_order,
     actions=(
         ActionRule("move", data=True, help="move a piece: from a point to a point (h2 e2)"),

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
+from pynamodb.transactions import TransactWrite
 
 from ...competition.matchplay.entrants import RoundFormat, combine_games
 from ...competition.matchplay.errors import ExtraBoardNeeded
@@ -26,6 +27,7 @@ from ...engines.registry import Game, game
 from ..infra.clock import now_ms
 from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
 from ..storage.models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
+from . import head_to_head
 from .round_items import derived_order
 
 
@@ -35,10 +37,23 @@ def match_deal(salt: str, number: int, board_no: int, g: Game, same_boards: bool
     return derived_order(f"{salt}/{place}", g)
 
 
-def first_carry(match: MatchItem) -> dict[str, Any] | None:
-    """What a game's first board starts from: the event's rule options, nothing carried."""
+def first_carry(match: MatchItem, g: Game | None = None, game_no: int = 1) -> dict[str, Any] | None:
+    """What a game's first board starts from: the event's rule options, nothing carried (a board
+    game's game ``game_no``: the options the rules give that game)."""
     options = match.rules.get("options")
+    if g is not None and g.position is not None:
+        return head_to_head.game_carry(g.position, options, game_no)
     return None if options is None else {"options": options}
+
+
+def first_mover(match: MatchItem, g: Game, salt: str, game_no: int) -> int | None:
+    """A board game's match: the side that moves first (seat 0) in game ``game_no`` (RULES.md §6.5);
+    None for a card game, whose seats never change within a match."""
+    if g.position is None or "low" not in match.rules:
+        return None
+    return head_to_head.first_side(
+        g.position.first_move, salt, match.number, game_no, int(match.rules["low"])
+    )
 
 
 def decider_carry(match: MatchItem, g: Game) -> dict[str, Any]:
@@ -59,11 +74,17 @@ def board_item(
     commitment: str,
     clock_ends_at: int | None = None,
     langs: dict[str, str] | None = None,
+    first: int | None = None,
 ) -> BoardStateItem:
     """Board ``board_no`` of ``match``, waiting to start; its state is made now (the board before it
-    has ended, so its carry is known)."""
+    has ended, so its carry is known). ``first``: a board game's side that moves first, at seat 0
+    (the players change seats between games, the table's handsets stay)."""
     g = game(ruleset)
     board = str(board_no)
+    names = list(match.rules.get("names") or [])
+    players = list(match.players)
+    if first is not None:  # the players change seats, the table's handsets stay at theirs
+        players = head_to_head.seated(players, first)
     return BoardStateItem(
         board_pk(event_id, match.round, match.table, board),
         STATE,
@@ -74,8 +95,8 @@ def board_item(
         board=board,
         position=board_no - 1,
         ruleset=ruleset,
-        players=list(match.players),
-        names=list(match.rules.get("names") or []) or None,
+        players=players,
+        names=(head_to_head.seated(names, first) if first is not None and names else names) or None,
         devices=list(match.devices),
         langs=langs,
         dealer=match.dealer,
@@ -175,7 +196,11 @@ def save_ended(item: BoardStateItem) -> None:
     if match.status != "playing" or not match.boards or match.boards[-1] != item.board:
         item.save()  # not the match's board in play (cannot happen): saved alone, nothing follows
         return
-    outcome = outcome_of(game(item.ruleset).load_board(item.state).result())
+    ended = game(item.ruleset).load_board(item.state).result()
+    outcome = outcome_of(ended)
+    if outcome.points is not None and "low" in match.rules:
+        _save_game_ended(item, match, outcome.points, str(ended.get("why") or "played"))
+        return
     games = list(match.games)
     if outcome.game is not None:
         first = next((i for i, b in enumerate(match.boards) if b == _game_start(match)), 0)
@@ -202,19 +227,7 @@ def save_ended(item: BoardStateItem) -> None:
     with transaction() as tx:
         over = disqualified is not None or rule.decided(games)
         if outcome.game is not None and over:
-            tx.save(item)
-            tx.update(
-                match,
-                actions=[
-                    MatchItem.status.set("done"),
-                    MatchItem.games.set(games),
-                    MatchItem.result.set(rule.result(games, disqualified)),
-                ],
-            )
-            tx.update(
-                ProgressItem(event_pk(item.event_id), progress_sk(item.round)),
-                actions=[ProgressItem.boards_done.add(1)],
-            )
+            _match_done(tx, item, match, games, rule.result(games, disqualified))
             return
         board_no = len(match.boards) + 1
         carry = first_carry(match) if outcome.game is not None else outcome.carry
@@ -265,6 +278,25 @@ def save_ended(item: BoardStateItem) -> None:
         )
 
 
+def _match_done(
+    tx: TransactWrite,
+    item: BoardStateItem,
+    match: MatchItem,
+    games: list[dict[str, Any]],
+    result: dict[str, Any],
+) -> None:
+    """The board that ended the match saved with the match's result, and the round's count moved on."""
+    tx.save(item)
+    tx.update(
+        match,
+        actions=[MatchItem.status.set("done"), MatchItem.games.set(games), MatchItem.result.set(result)],
+    )
+    tx.update(
+        ProgressItem(event_pk(item.event_id), progress_sk(item.round)),
+        actions=[ProgressItem.boards_done.add(1)],
+    )
+
+
 def _game_start(match: MatchItem) -> str:
     """The first board of the game in play (best of three plays several games in one match)."""
     starts = match.rules.get("game_starts") or [match.boards[0]]
@@ -279,3 +311,46 @@ def _salt(event_id: str, round_no: int) -> str:
     except DoesNotExist:
         raise RuntimeError(f"round {round_no} of {event_id} has no round item") from None
     return r.salt
+
+
+def _save_game_ended(
+    item: BoardStateItem, match: MatchItem, points: tuple[float, float], ended_by: str
+) -> None:
+    """A board game's game has ended (RULES.md §6.5): the match's result once it is decided (a lot
+    after ``max_games`` level), else its next game, the colours as the rules give them."""
+    g = game(item.ruleset)
+    salt = _salt(item.event_id, item.round)
+    game_no = len(match.games) + 1
+    first = first_mover(match, g, salt, game_no) or 0
+    games = [*match.games, head_to_head.game_entry(points, first, ended_by, item.board)]
+    rule = head_to_head.MatchOfGames(int(match.rules["max_games"]), bool(match.rules.get("draws")))
+    with transaction() as tx:
+        if rule.decided(games):
+            _match_done(tx, item, match, games, rule.result(games, salt, match.number))
+            return
+        board_no = game_no + 1
+        order = match_deal(salt, match.number, board_no, g, bool(match.rules.get("same_boards")))
+        following = board_item(
+            item.event_id,
+            match,
+            board_no,
+            first_carry(match, g, board_no),
+            order,
+            item.ruleset,
+            item.commitment or "",
+            0,
+            item.langs,
+            first_mover(match, g, salt, board_no),
+        )
+        item.next_board = following.board
+        tx.save(item)
+        tx.save(following, condition=BoardStateItem.pk.does_not_exist())
+        tx.save(deal_item(item.event_id, item.round, item.table, board_no, order))
+        tx.update(
+            match,
+            actions=[
+                MatchItem.boards.set([*match.boards, following.board]),
+                MatchItem.games.set(games),
+                MatchItem.rules.set({**match.rules, "game_starts": [*match.boards, following.board]}),
+            ],
+        )

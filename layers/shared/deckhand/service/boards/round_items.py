@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, TransactWriteError, UpdateError
+from pynamodb.models import Model
 
 from ...engines.common.cards import make_deck
 from ...engines.common.shuffle import seeded_shuffle
@@ -44,15 +46,18 @@ def stored_round(event_id: str, round_no: int) -> RoundItem | None:
     return item
 
 
-def store_round(event_id: str, round_no: int, item: RoundItem) -> RoundItem:
+def store_round(event_id: str, round_no: int, item: RoundItem, also: Sequence[Model] = ()) -> RoundItem:
     """Save a new round with its board counter in one transaction: a crash between two writes once left
     a round without its counter, whose boards then counted into one with no total, so the round never
-    ended. A deal retried or raced finds the round stored, and gets that one."""
+    ended. A deal retried or raced finds the round stored, and gets that one. ``also``: items made
+    from the round's secret (a draw by lot), written with it or not at all."""
     progress = ProgressItem(event_pk(event_id), progress_sk(round_no), boards_total=item.boards_total)
     try:
         with transaction() as tx:
             tx.save(item, condition=RoundItem.sk.does_not_exist())
             tx.save(progress, condition=ProgressItem.sk.does_not_exist())
+            for other in also:
+                tx.save(other)
     except TransactWriteError:
         stored = stored_round(event_id, round_no)
         if stored is None:

@@ -8,6 +8,7 @@ the registered field and the results, so a retry or a restart finds the same ans
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from string import ascii_uppercase
@@ -17,7 +18,7 @@ from ...competition.matchplay.entrants import Entrant, MatchResult, Status
 from ...competition.matchplay.errors import CannotPairError, MatchPlayError
 from ...competition.matchplay.staged import SwissThenKnockout, apply_cut
 from ..organiser.events import Conflict
-from ..organiser.match_settings import MatchFormat, MatchSettings
+from ..organiser.match_settings import KnockoutDraw, MatchFormat, MatchSettings
 from .knockouts import BracketRun, run
 
 
@@ -58,8 +59,13 @@ class Frozen:
 NOTHING_KEPT = Frozen()
 
 
-def _by_seed(entrants: Sequence[Entrant]) -> list[Entrant]:
-    return sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, e.reg))
+def _by_seed(entrants: Sequence[Entrant], lot: str | None = None) -> list[Entrant]:
+    """Seeds first, then registration — or, drawn by ``lot`` (a round's secret), the rest by lot."""
+
+    def drawn(e: Entrant) -> str:
+        return hashlib.sha256(f"deckhand/draw/{lot}/{e.id}".encode()).hexdigest() if lot is not None else ""
+
+    return sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, drawn(e), e.reg))
 
 
 def groups(settings: MatchSettings, entrants: Sequence[Entrant]) -> list[list[str]]:
@@ -112,8 +118,10 @@ def _bracket(
     history: Sequence[MatchResult],
     upto_round: int,
     frozen: Frozen = NOTHING_KEPT,
+    lot: str | None = None,
 ) -> tuple[BracketRun, int] | None:
-    """The event's bracket (None before the knockout stage) and the round it starts in."""
+    """The event's bracket (None before the knockout stage) and the round it starts in; a bracket
+    drawn by lot is drawn by round 1's secret (``lot``) and kept from then on (``frozen``)."""
     ko = settings.knockout
     inactive = {e.id for e in entrants if not e.active}
     if settings.format is MatchFormat.SWISS_THEN_KNOCKOUT:
@@ -129,7 +137,8 @@ def _bracket(
         plan = knockout.double_elimination(len(entrants), ko.final)
     else:
         return None
-    seeds = [e.id for e in _by_seed(entrants)]
+    by_lot = settings.knockout.draw is KnockoutDraw.LOT
+    seeds = list(frozen.seeds) or [e.id for e in _by_seed(entrants, (lot or "") if by_lot else None)]
     double = settings.format is MatchFormat.DOUBLE_ELIMINATION
     return run(plan, seeds, history, 1, upto_round, double=double, final=ko.final, inactive=inactive), 1
 
@@ -224,8 +233,10 @@ def plan_round(
     history: Sequence[MatchResult],
     round_no: int,
     frozen: Frozen = NOTHING_KEPT,
+    lot: str | None = None,
 ) -> RoundPlan:
-    """The round's tables by the event's format (``history``: the results of the rounds before)."""
+    """The round's tables by the event's format (``history``: the results of the rounds before;
+    ``lot``: the round's secret, for a bracket drawn by lot)."""
     active = {e.id for e in entrants if e.active}
     fmt = settings.format
     if fmt is MatchFormat.ROUND_ROBIN:
@@ -237,7 +248,7 @@ def plan_round(
         if round_no > max(len(s) for s in schedules):
             raise Conflict(f"the round robin has {max(len(s) for s in schedules)} rounds")
         return plan
-    drawn = _bracket(settings, entrants, history, round_no - 1, frozen)
+    drawn = _bracket(settings, entrants, history, round_no - 1, frozen, lot)
     if drawn is not None:
         bracket, first = drawn
         ready = bracket.ready()
@@ -254,7 +265,7 @@ def plan_round(
                 plan.forfeits.append([a, b] if a in active else [b, a])
         if round_no == first:
             plan.walkovers = bracket.walkovers()
-            if fmt is MatchFormat.SWISS_THEN_KNOCKOUT:
+            if fmt is MatchFormat.SWISS_THEN_KNOCKOUT or settings.knockout.draw is KnockoutDraw.LOT:
                 plan.seeds = [bracket.team_of[i] for i in sorted(bracket.team_of)]
         return plan
     field_now, cuts = _swiss_field(settings, entrants, history, round_no, frozen)

@@ -10,13 +10,14 @@ from typing import Any
 
 from ...competition.matchplay.entrants import MatchResult, ResultKind
 from ...engines.contract import outcome_of
+from ...engines.registry import game
 from ..boards import store as board_store
 from ..boards.records import add_match_records
 from ..boards.round_boards import list_matches
 from ..boards.round_items import revealed_rounds
 from ..organiser.disclosure import deals_from
 from ..organiser.events import event_id_of
-from ..organiser.match_settings import MatchSettings
+from ..organiser.match_settings import KnockoutDraw, MatchFormat, MatchSettings
 from ..organiser.pairs import entrants, list_teams
 from ..storage.keys import event_pk, pairing_sk, team_of
 from ..storage.models import EventItem, MatchItem, PairingItem
@@ -40,6 +41,8 @@ def frozen_draws(event: EventItem, settings: MatchSettings) -> Frozen:
     """The draws kept with the stored pairings (match_formats.Frozen): the knockout's seeds after a
     Swiss, and who each cut removed."""
     rounds: list[int] = []
+    if settings.knockout.draw is KnockoutDraw.LOT and settings.format is MatchFormat.KNOCKOUT:
+        rounds.append(1)  # the bracket drawn by lot at round 1's start
     if settings.stages.qualifiers:
         rounds.append(settings.stages.swiss_rounds + 1)
     if settings.stages.cut is not None:
@@ -71,8 +74,10 @@ def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     placed = (
         places(settings, entrants(teams), history(event_id, upto_round), upto_round, frozen) if teams else []
     )
+    bracket = bracket_of(event_id, upto_round) if game(event.ruleset).position is not None else None
     return {
         "round": upto_round,
+        **({"bracket": bracket} if bracket is not None else {}),
         "standings": [
             {
                 "team": p.standing.team,
@@ -87,6 +92,34 @@ def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
             for p in placed
         ],
     }
+
+
+def bracket_of(event_id: str, upto_round: int) -> list[dict[str, Any]]:
+    """A board game's bracket so far (RULES.md §6.5): each match by round, its players, each game's
+    first mover and points (1 / ½ / 0), the score, the winner (None while it is played) and whether
+    a lot decided it."""
+    out = []
+    for m in list_matches(event_id):
+        if not m.table or m.round > upto_round:
+            continue
+        pairs: list[str] = list(m.pairs)
+        games: list[dict[str, Any]] = [
+            {"first": pairs[int(g["first"])], "points": _by_pair(pairs, [int(x) / 2 for x in g["mp"]])}
+            for g in m.games
+        ]
+        won = None if m.result is None else pairs[0 if m.result["mp"][0] > m.result["mp"][1] else 1]
+        out.append(
+            {
+                "round": m.round,
+                "match": m.rules.get("label"),
+                "players": pairs,
+                "games": games,
+                "score": {p: sum(g["points"][p] for g in games) for p in pairs},
+                "winner": won,
+                "by_lot": m.result is not None and "lot" in m.result,
+            }
+        )
+    return out
 
 
 def _by_pair(pairs: list[str], values: list[Any]) -> dict[str, Any]:
@@ -161,15 +194,31 @@ def match_document(
             "lp": _by_pair(pairs, m.result["lp"]),
             "kind": m.result["kind"],
             "games": [
-                {"mp": _by_pair(pairs, g["mp"]), "lp": _by_pair(pairs, g["lp"]), "ended_by": g["ended_by"]}
+                {
+                    "mp": _by_pair(pairs, g["mp"]),
+                    "lp": _by_pair(pairs, g["lp"]),
+                    "ended_by": g["ended_by"],
+                    **({"first": pairs[int(g["first"])]} if "first" in g else {}),
+                }
                 for g in m.games
             ],
+            **({"lot": pairs[int(m.result["lot"])]} if "lot" in m.result else {}),
         }
     return {
         "round": m.round,
         "table": m.table,
         "number": m.number,  # the table's number in the round: its boards' deal derivation names it
         **({"bracket": m.rules["label"]} if m.rules.get("label") else {}),
+        **(
+            {
+                "head_to_head": {
+                    "max_games": int(m.rules["max_games"]),
+                    "lower_draw": pairs[int(m.rules["low"])],
+                }
+            }
+            if "low" in m.rules
+            else {}
+        ),
         "pairs": pairs,
         "names": {p: names.get(p, p) for p in pairs},
         "seats": seats,
@@ -180,18 +229,16 @@ def match_document(
     }
 
 
-SEATS_OF_SIDES = ([0, 2], [1, 3])  # side 0 (the pair named first) sits at seats 0 and 2
-
-
 def results_document(event: EventItem, upto_round: int) -> dict[str, Any]:
     """The event's matches up to a round, board by board, and the standings after it (docs/export.md)."""
     event_id = event_id_of(event)
     names = {team_of(t.sk): t.name for t in list_teams(event_id)}
     matches = [m for m in list_matches(event_id) if m.round <= upto_round]
     done = {r["round"] for r in revealed_rounds(event_id, upto_round)}
+    sides = game(event.ruleset).match_sides  # side 0 (the pair named first) sits at seats 0 and 2
     docs = []
     for m in matches:
-        seats = {p: list(SEATS_OF_SIDES[i]) for i, p in enumerate(m.pairs) if p is not None}
+        seats = {p: list(sides[i]) for i, p in enumerate(m.pairs) if p is not None}
         docs.append(match_document(event_id, m, names, seats, event.ruleset if m.round in done else ""))
     return {
         "ruleset": event.ruleset,

@@ -23,13 +23,14 @@ from ...competition.matchplay.level_points import FORFEIT_POINTS
 from ...engines.registry import Game, game
 from ...errors import DeckhandError
 from ..boards import progress as board_progress
-from ..boards.match_boards import board_item, deal_item, first_carry, match_deal
+from ..boards.head_to_head import MIN_GAMES
+from ..boards.match_boards import board_item, deal_item, first_carry, first_mover, match_deal
 from ..boards.round_items import round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
 from ..organiser.events import Conflict, device_langs, event_id_of, list_tables, things_taken
-from ..organiser.match_settings import MatchFormat, MatchSettings
+from ..organiser.match_settings import DEFAULT_MAX_GAMES, KnockoutDraw, MatchFormat, MatchSettings
 from ..organiser.pairs import entrants, list_teams, seat_holders
 from ..organiser.player_links import devices_of, link_things
 from ..storage.keys import (
@@ -47,6 +48,7 @@ from ..storage.keys import (
 )
 from ..storage.models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, RoundItem
 from .formats import (
+    RoundPlan,
     check_rounds,
     is_bracket_round,
     over_after,
@@ -66,15 +68,23 @@ def _field(event: EventItem) -> list[Entrant]:
     return entrants(list_teams(event_id_of(event)))
 
 
-def compute_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
-    """The pairing the event's format gives for ``round_no`` (match_formats.py), as stored."""
+def drawn_at_start(settings: MatchSettings, round_no: int) -> bool:
+    """Round 1 of a bracket drawn by lot: drawn from the round's secret as it starts, not before."""
+    return round_no == 1 and settings.knockout.draw is KnockoutDraw.LOT
+
+
+def compute_pairing(event: EventItem, round_no: int, lot: str | None = None) -> dict[str, Any]:
+    """The pairing the event's format gives for ``round_no`` (match_formats.py), as stored; ``lot``:
+    the round's secret, which draws a bracket by lot (none yet: its pairs are not known)."""
     settings = MatchSettings.from_dict(event.match)
     field = _field(event)
     if len([e for e in field if e.active]) < 2:
         raise Conflict("a round of matches needs at least two pairs registered")
     check_rounds(settings, field, event.rounds)
     frozen = frozen_draws(event, settings)
-    plan = plan_round(settings, field, history(event_id_of(event), round_no - 1), round_no, frozen)
+    plan = plan_round(settings, field, history(event_id_of(event), round_no - 1), round_no, frozen, lot)
+    if lot is None and drawn_at_start(settings, round_no):
+        plan = RoundPlan([], plan.source, stage=plan.stage, bracket=True)  # the lot is drawn at the start
     return {
         "seeds": plan.seeds,
         "cuts": {str(k): v for k, v in plan.cuts.items()},
@@ -104,9 +114,12 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
         item = PairingItem.get(event_pk(event_id), pairing_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return {"round": round_no, "stored": False, **compute_pairing(event, round_no)}
+    return {"round": round_no, "stored": True, **stored_pairing(item)}
+
+
+def stored_pairing(item: PairingItem) -> dict[str, Any]:
+    """A pairing item as the pairing document shows it."""
     return {
-        "round": round_no,
-        "stored": True,
         "pairs": item.pairs,
         "bye": item.bye,
         "rests": item.rests or [],
@@ -123,9 +136,18 @@ def get_pairing(event: EventItem, round_no: int) -> dict[str, Any]:
 
 
 def save_computed_pairing(event: EventItem, round_no: int) -> None:
-    """At the end of the round before (or the round's start): the computed pairing, if none is stored."""
-    pairing = compute_pairing(event, round_no)
-    item = PairingItem(
+    """At the end of the round before (or the round's start): the computed pairing, if none is stored
+    (a bracket drawn by lot: stored with its first round, in one write — _round_item)."""
+    if drawn_at_start(MatchSettings.from_dict(event.match), round_no):
+        return
+    with contextlib.suppress(PutError):  # stored already (by a retry, or an override): kept
+        computed_pairing_item(event, round_no).save(condition=PairingItem.sk.does_not_exist())
+
+
+def computed_pairing_item(event: EventItem, round_no: int, lot: str | None = None) -> PairingItem:
+    """The pairing the format gives, as stored (``lot``: the round's secret, for a draw by lot)."""
+    pairing = compute_pairing(event, round_no, lot)
+    return PairingItem(
         event_pk(event_id_of(event)),
         pairing_sk(round_no),
         pairs=pairing["pairs"],
@@ -140,8 +162,6 @@ def save_computed_pairing(event: EventItem, round_no: int) -> None:
         source=pairing["source"],
         warnings=[],
     )
-    with contextlib.suppress(PutError):  # stored already (by a retry, or an override): kept
-        item.save(condition=PairingItem.sk.does_not_exist())
 
 
 def override_pairing(
@@ -214,6 +234,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
         settings, _field(event), history(event_id, round_no - 1), round_no, event.rounds,
         [row["pairs"] for row in round_item.seating],
     )  # fmt: skip
+    numbers = draw_numbers(event, settings)
     for i, row in enumerate(round_item.seating):
         options_json = round_options(g, event.options, i in undrawn)
         match = MatchItem(
@@ -240,6 +261,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
                     if knockout_rule is not None
                     else {}
                 ),
+                **head_to_head_rules(g, settings, row["pairs"], numbers),
             },
             boards=["1"],
             games=[],
@@ -256,11 +278,12 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             event_id,
             match,
             1,
-            first_carry(match),
+            first_carry(match, g),
             order,
             g.ruleset,
             round_item.commitment,
             langs=device_langs(list(match.devices)),
+            first=first_mover(match, g, round_item.salt, 1),
         )
         with contextlib.suppress(PutError):
             first.save(condition=first.__class__.pk.does_not_exist())
@@ -298,6 +321,28 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     return round_item  # only byes and forfeits (no seating): the caller finishes the round
 
 
+def draw_numbers(event: EventItem, settings: MatchSettings) -> dict[str, int]:
+    """Each side's draw number (抽签): its place in a bracket's draw, kept with round 1; otherwise its
+    registration number."""
+    seeds = frozen_draws(event, settings).seeds
+    if seeds:
+        return {team: n for n, team in enumerate(seeds, 1)}
+    return {e.id: e.reg for e in _field(event)}
+
+
+def head_to_head_rules(
+    g: Game, settings: MatchSettings, pairs: list[str], numbers: dict[str, int]
+) -> dict[str, Any]:
+    """A board game's match (RULES.md §6.5): the games it may take before a lot decides a level
+    match, and which side has the lower draw number (it moves first in game 1 where the rules say
+    so); nothing for a card game."""
+    if g.position is None:
+        return {}
+    a, b = (numbers.get(p, 0) for p in pairs)
+    draws = {"draws": True} if settings.format is MatchFormat.SWISS else {}  # two games, a draw allowed
+    return {"max_games": settings.max_games or DEFAULT_MAX_GAMES, "low": 0 if a <= b else 1, **draws}
+
+
 def round_options(g: Game, options: dict[str, Any] | None, undrawn: bool) -> dict[str, Any] | None:
     """The rule set's options for a match's games: a bracket's games, and the extra-board option's
     matches, are never drawn (RULES.md §4.3 Draws: a game level at its end plays on)."""
@@ -310,6 +355,8 @@ def forfeit_points(g: Game, options: Any) -> tuple[int, int]:
     """A forfeit win's level points under the event's options (RULES.md §4.3: a bye scores so)."""
     if g.forfeit_points is not None and options is not None:
         return g.forfeit_points(options)
+    if g.position is not None:
+        return (2 * MIN_GAMES, 0)  # a board game's match: its two games won, each 1 doubled
     return FORFEIT_POINTS
 
 
@@ -318,10 +365,18 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
     stored = stored_round(event_id, round_no)
     if stored is not None:
         return stored
-    pairing = get_pairing(event, round_no)  # an override stored before wins
-    if not pairing["stored"]:
-        save_computed_pairing(event, round_no)
-        pairing = get_pairing(event, round_no)
+    salt = round_salt(event, round_no)
+    drawn: PairingItem | None = None
+    if drawn_at_start(MatchSettings.from_dict(event.match), round_no):
+        # Drawn by this round's secret and stored with the round in one write: an attempt that
+        # stored no round leaves no draw made with a secret that is never committed.
+        drawn = computed_pairing_item(event, round_no, salt)
+        pairing = {"stored": True, **stored_pairing(drawn)}
+    else:
+        pairing = get_pairing(event, round_no)  # an override stored before wins
+        if not pairing["stored"]:
+            save_computed_pairing(event, round_no)
+            pairing = get_pairing(event, round_no)
     gone = {e.id for e in _field(event) if not e.active}
     seated = {t for p in pairing["pairs"] for t in p} | {pairing["bye"]} - {None}
     if seated & gone:
@@ -338,7 +393,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
     if taken:
         raise Conflict(f"things {', '.join(taken)} are registered in another event since")
     members = {team_of(t.sk): seat_holders(t) for t in list_teams(event_id)}  # "": an AI seat
-    sides = g.sides
+    sides = g.match_sides
     links = link_things(event_id)  # players' own devices get their seats' views
     rows: list[dict[str, Any]] = []
     for i, (a, b) in enumerate(pairs):
@@ -359,7 +414,6 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
                 **({"label": labels[i]} if i < len(labels) else {}),
             }
         )
-    salt = round_salt(event, round_no)
     bye = pairing.get("bye")
     item = RoundItem(
         event_pk(event_id),
@@ -375,4 +429,4 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
         byes=[bye] if bye else [],
         forfeits=pairing.get("forfeits") or [],
     )
-    return store_round(event_id, round_no, item)
+    return store_round(event_id, round_no, item, [drawn] if drawn is not None else [])

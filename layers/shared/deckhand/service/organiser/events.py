@@ -8,12 +8,14 @@ import json
 import re
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
 from pynamodb.expressions.condition import Condition
 
 from ...competition.grades import EventPlan, Violation, check_event
+from ...competition.matchplay.entrants import RoundFormat
 from ...engines.registry import game
 from ...engines.spec import Competition
 from ...errors import Conflict as Conflict
@@ -44,7 +46,7 @@ from ..storage.models import (
     transaction,
 )
 from . import access
-from .match_settings import MatchFormat, MatchSettings, rule_options
+from .match_settings import DEFAULT_MAX_GAMES, KnockoutDraw, MatchFormat, MatchSettings, rule_options
 
 FORMATS = ("pvp", "pva")
 THING_NAME = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
@@ -73,6 +75,32 @@ def events_of(identity: str) -> list[tuple[EventItem, access.Role]]:
         if (role := access.role_of(item, identity)) is not None
     ]
     return sorted(found, key=lambda pair: -pair[0].created_at)
+
+
+HEAD_TO_HEAD_FORMATS = (MatchFormat.KNOCKOUT, MatchFormat.SWISS)
+SWISS_GAMES = 2  # a Swiss of individuals: a match of two games a round, colours swapped (RULES.md §6.5)
+
+
+def head_to_head_settings(settings: MatchSettings, given: dict[str, Any]) -> MatchSettings:
+    """A board game's event (RULES.md §6.5): a knockout of individuals drawn by lot (unless the
+    organiser seeds by strength), each tie a match of games up to ``max_games`` (default 8); or a
+    Swiss of individuals, a match of two games a round."""
+    if settings.format not in HEAD_TO_HEAD_FORMATS:
+        raise DeckhandError(
+            f"match.format: a board game's event is one of {', '.join(f.value for f in HEAD_TO_HEAD_FORMATS)}"
+        )
+    if settings.games is not RoundFormat.ONE_GAME or settings.knockout.match is not None:
+        raise DeckhandError(
+            "match.games: a board game's match plays games until one player leads (max_games)"
+        )
+    if settings.format is MatchFormat.SWISS:
+        if settings.max_games not in (None, SWISS_GAMES):
+            raise DeckhandError(f"match.max_games: a Swiss's match is {SWISS_GAMES} games, colours swapped")
+        return replace(settings, max_games=SWISS_GAMES)
+    ko = settings.knockout
+    if "draw" not in (given.get("knockout") or {}):
+        ko = replace(ko, draw=KnockoutDraw.LOT)
+    return replace(settings, knockout=ko, max_games=settings.max_games or DEFAULT_MAX_GAMES)
 
 
 def create_event(spec: dict[str, Any], *, owner: str | None = None) -> EventItem:
@@ -124,13 +152,16 @@ def _checked(spec: dict[str, Any]) -> tuple[dict[str, Any], MatchSettings | None
     """The spec completed (a match event's format, groups and boards), its match settings and rule
     options checked, and its grade's violations."""
     g = game(spec["ruleset"])
-    match = g.competition is Competition.MATCH
+    match = g.competition in (Competition.MATCH, Competition.HEAD_TO_HEAD)
     settings: MatchSettings | None = None
     options: Any = None
     if match:
         # Pairs play matches (RULES.md §4.3): a round is a match at every table, as many boards as its
         # end mode takes; the settings and the rule set's options are typed and checked now.
         settings = MatchSettings.from_dict(spec.get("match"))
+        if g.competition is Competition.HEAD_TO_HEAD:
+            settings = head_to_head_settings(settings, spec.get("match") or {})
+            spec = {**spec, "match": settings.to_dict()}
         options = rule_options(g, spec.get("options"))
         whole_bracket = settings.format in (MatchFormat.KNOCKOUT, MatchFormat.DOUBLE_ELIMINATION)
         if whole_bracket and g.no_draws is not None and options is not None:

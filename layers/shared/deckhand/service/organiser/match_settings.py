@@ -60,6 +60,13 @@ class RoundRobinSettings:
         return {"groups": self.groups, "legs": self.legs}
 
 
+class KnockoutDraw(StrEnum):
+    """How a knockout's bracket is drawn: seeds by strength (§4.3), or by lot (抽签, RULES.md §6.5)."""
+
+    STRENGTH = "strength"  # the pairs' seeds, then registration
+    LOT = "lot"  # the seeds first, the rest by lot from round 1's committed secret
+
+
 @dataclass(frozen=True)
 class KnockoutSettings:
     """A bracket's options (002 §25, §29): a 3rd-place match, the double elimination's reset final,
@@ -68,11 +75,13 @@ class KnockoutSettings:
     third_place: ThirdPlace = ThirdPlace.NONE
     final: FinalReset = FinalReset.ONE_FINAL
     match: KnockoutMatchRule | None = None
+    draw: KnockoutDraw = KnockoutDraw.STRENGTH
 
     @classmethod
     def from_dict(cls, doc: object) -> KnockoutSettings:
         data = _object(doc, "match.knockout")
-        _known(data, {"third_place", "final", "match"}, "match.knockout")
+        _known(data, {"third_place", "final", "match", "draw"}, "match.knockout")
+        draw = _choice(KnockoutDraw, data.get("draw", KnockoutDraw.STRENGTH.value), "match.knockout.draw")
         third = _choice(
             ThirdPlace, data.get("third_place", ThirdPlace.NONE.value), "match.knockout.third_place"
         )
@@ -87,13 +96,14 @@ class KnockoutSettings:
                 rule = KnockoutMatchRule(decision, games)
             except MatchPlayError as exc:
                 raise DeckhandError(f"match.knockout.match.games: {exc.detail}") from None
-        return cls(third, final, rule)
+        return cls(third, final, rule, draw)
 
     def to_dict(self) -> dict[str, Any]:
         rule = (
             None if self.match is None else {"decision": self.match.decision.value, "games": self.match.games}
         )
-        return {"third_place": self.third_place.value, "final": self.final.value, "match": rule}
+        drawn = {"draw": self.draw.value} if self.draw is KnockoutDraw.LOT else {}
+        return {"third_place": self.third_place.value, "final": self.final.value, "match": rule, **drawn}
 
 
 @dataclass(frozen=True)
@@ -183,6 +193,8 @@ class ExtraBoard:
 
 DEAL_MS = 250  # a paced deal: ms between two cards (each of four players draws one a second)
 MAX_DEAL_MS = 10_000
+DEFAULT_MAX_GAMES = 8  # ⚖ a board game's match: level after 8 games, a lot decides (RULES.md §6.5)
+MAX_GAMES = 50  # a board game's match: the most games before a level match's lot an event may set
 
 
 @dataclass(frozen=True)
@@ -205,6 +217,9 @@ class MatchSettings:
     # table the server gives the cards out one at a time, this many ms apart (250: each of four
     # players draws a card a second, as people do); 0 gives them all at once.
     deal_ms: int = DEAL_MS
+    # A board game's match of games (RULES.md §6.5): still level after this many games, a lot decides
+    # the tie. None for the card games (their matches are the end mode's boards).
+    max_games: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -219,6 +234,7 @@ class MatchSettings:
             "stages": self.stages.to_dict(),
             "extra_board": self.extra_board.to_dict(),
             "deal_ms": self.deal_ms,
+            **({"max_games": self.max_games} if self.max_games is not None else {}),
         }
 
     @classmethod
@@ -227,7 +243,7 @@ class MatchSettings:
         if not isinstance(doc, dict):
             raise DeckhandError(f"match: expected an object, got {doc!r}")
         known = {"format", "games", "same_boards", "no_new_board_after", "swiss", "ranking"}
-        known |= {"round_robin", "knockout", "stages", "extra_board", "deal_ms"}
+        known |= {"round_robin", "knockout", "stages", "extra_board", "deal_ms", "max_games"}
         unknown = sorted(set(doc) - known)
         if unknown:
             raise DeckhandError(f"match.{unknown[0]}: unknown field")
@@ -261,6 +277,10 @@ class MatchSettings:
             MatchFormat.SWISS_THEN_KNOCKOUT,
         ):
             raise DeckhandError("match.knockout.third_place: a single elimination's option")
+        if ko.draw is KnockoutDraw.LOT and fmt is not MatchFormat.KNOCKOUT:
+            raise DeckhandError(
+                "match.knockout.draw: a knockout's option (a staged event seeds by its Swiss)"
+            )
         if rr != RoundRobinSettings() and fmt is not MatchFormat.ROUND_ROBIN:
             raise DeckhandError("match.round_robin: only for the round_robin format")
         extra = ExtraBoard.from_dict(doc.get("extra_board") or {})
@@ -271,7 +291,16 @@ class MatchSettings:
             raise DeckhandError(
                 f"match.deal_ms: expected 0…{MAX_DEAL_MS} ms between two cards of a paced deal"
             )
-        settings = cls(fmt, games, same, cutoff, dict(swiss), dict(ranking), rr, ko, stages, extra, pace)
+        most = doc.get("max_games")
+        if most is not None and (
+            not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= MAX_GAMES
+        ):
+            raise DeckhandError(
+                f"match.max_games: expected 2…{MAX_GAMES} games before a level match goes to a lot"
+            )
+        settings = cls(
+            fmt, games, same, cutoff, dict(swiss), dict(ranking), rr, ko, stages, extra, pace, most
+        )
         settings.swiss_options([])  # checked now, not at the first round
         settings.ranking_options()
         return settings

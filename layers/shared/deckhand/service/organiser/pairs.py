@@ -9,6 +9,7 @@ from typing import Any
 from pynamodb.exceptions import DeleteError, DoesNotExist
 
 from ...competition.matchplay.entrants import Entrant, Status
+from ...engines.registry import game
 from ...errors import DeckhandError
 from ..storage.keys import (
     TEAM_PREFIX,
@@ -82,6 +83,9 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
             "a late entry joins a Swiss only: a schedule or a bracket is fixed by the field it began with"
         )
     ai_allowed = event.format == "pva"
+    g = game(event.ruleset)
+    size = len(g.sides[0]) if g.sides else PAIR if g.seats > 2 else 1  # a board game: one player a side
+    side = "pair" if size > 1 else "player"
     registered = list_teams(event_id)
     digest = request_digest(pairs)
     others = [t for t in registered if t.registration != digest]
@@ -95,8 +99,8 @@ def register_pairs(event_id: str, pairs: list[dict[str, Any]]) -> list[TeamItem]
         if pid in seen or pid in taken_ids:
             raise Conflict(f"pair {pid!r} is registered twice")
         seen.add(pid)
-        if len(pair["players"]) != PAIR:
-            raise DeckhandError(f"pair {pid!r} needs two players, got {len(pair['players'])}")
+        if len(pair["players"]) != size:
+            raise DeckhandError(f"{side} {pid!r} needs {size} player(s), got {len(pair['players'])}")
         for player in pair["players"]:
             if not ID.match(player["id"]):
                 raise DeckhandError(f"player id {player['id']!r} may use letters, digits, '_', '.', '-'")

@@ -1,0 +1,303 @@
+"""A board game's knockout of individuals through the services (RULES.md §6.5): the bracket drawn by
+lot from round 1's secret, each tie a match of games with the colours the rules give, the tie after
+``max_games`` decided by lot, the bracket recomputed from the export, and ``deckhand verify``
+checking every lot against the round's commitment.
+
+The service never names a game: the same test runs Xiangqi and Gomoku. The players are handsets
+that either play the engine's bot or resign (or agree a draw) at once, so every game is short."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from backend import Backend, act
+from deckhand.competition.match_render import match_results_csv, match_results_html, match_standings_csv
+from deckhand.engines.registry import game
+from deckhand.service.boards import store as board_store
+from deckhand.service.boards.head_to_head import first_side, lot
+from deckhand.service.boards.round_boards import list_matches
+from deckhand.service.duplicate import rounds
+from deckhand.service.matches import results as match_results
+from deckhand.service.matches import round_of_matches as match_rounds
+from deckhand.service.organiser import events, pairs
+from deckhand_local.cli.verify import verify
+
+RULESETS = ["xiangqi-2004", "gomoku-renju"]
+EVENT = "board-cup"
+
+
+class Handset:
+    """A table's handset at one seat, played by whoever sits there (the players change seats between
+    games): its player's style "resign" resigns at its first move, "draw" offers (and accepts) a draw,
+    "bot" plays the engine's bot; it decides from what its device receives."""
+
+    def __init__(self, backend: Backend, thing: str, table: str, styles: dict[str, str]) -> None:
+        self.backend, self.thing, self.table, self.styles, self.counter = backend, thing, table, styles, 0
+
+    def act(self) -> dict[str, Any] | None:
+        msg = self.backend.last_view(self.thing)
+        if msg is None or msg["st"] != "playing":
+            return None
+        view = self.backend.seat_view(self.thing, msg)
+        item = board_store.load(EVENT, msg["r"], self.table, msg["b"])
+        assert item is not None
+        if view["seat"] not in board_store.engine_of(item)[1].pending():
+            return None  # not its turn (the bot is asked only for a decision)
+        style = self.styles[item.players[view["seat"]]]
+        kind, data = "resign", None
+        if style == "draw" and view.get("offer") != view["seat"]:  # its own offer stands: it moves
+            kind = "offer" if view.get("offer") is None else "accept"
+        elif style != "resign":
+            action = game(msg["g"]).view_bot("steady")(view)
+            assert action is not None
+            kind, data = action.kind, action.data
+        self.counter += 1
+        payload = act(f"{self.thing}-{self.counter}", msg["b"], kind, r=msg["r"])
+        if data is not None:
+            payload["a"]["d"] = data
+        return self.backend.send(self.thing, payload)
+
+
+def play(players: list[Handset], limit: int = 3000) -> None:
+    for _ in range(limit):
+        outcomes = [p.act() for p in players]
+        moved = [o for o in outcomes if o is not None]
+        assert all(o["status"] == "accepted" for o in moved), moved
+        if not moved:
+            return
+    raise AssertionError("the round did not finish")
+
+
+def board_event(
+    backend: Backend, ruleset: str, styles: dict[str, str], rounds_: int | None = None, **match: Any
+) -> list[Handset]:
+    """The event, its players and its tables (two handsets each)."""
+    n = len(styles)
+    events.create_event(
+        {
+            "event_id": EVENT,
+            "name": "Harbour Board Cup",
+            "ruleset": ruleset,
+            "grade": "unrated",
+            "rounds": rounds_ or (n - 1).bit_length(),
+            "start": dt.date(2026, 12, 14),
+            "deal_seed": f"cup-{ruleset}",
+            "match": {"format": "knockout", **match},  # a format in ``match`` wins
+        }
+    )
+    pairs.register_pairs(EVENT, [{"id": p, "players": [{"id": p}]} for p in styles])
+    tables = [{"id": f"T{i + 1}", "seats": [f"bd-{i + 1}-0", f"bd-{i + 1}-1"]} for i in range(n // 2)]
+    events.register_tables(EVENT, tables)
+    return [Handset(backend, thing, t["id"], styles) for t in tables for thing in t["seats"]]
+
+
+def seat_of(players: list[Handset], round_no: int) -> None:
+    """Each game seats its first mover at seat 0; the table's handsets stay at their seats."""
+    for m in [m for m in list_matches(EVENT, round_no) if m.table]:
+        for b, played in zip(m.boards, m.games, strict=True):
+            item = board_store.load(EVENT, round_no, m.table, b)
+            assert item is not None
+            assert item.devices == m.devices
+            assert list(item.players) == [m.players[played["first"]], m.players[1 - played["first"]]]
+
+
+def run_event(backend: Backend, players: list[Handset], rounds_: int) -> None:
+    for r in range(1, rounds_ + 1):
+        rounds.request_next_round(backend.rt, EVENT)
+        play(players)
+        seat_of(players, r)
+        assert rounds.round_status(EVENT, r)["status"] == "done"
+
+
+def export(backend: Backend) -> dict[str, Any]:
+    event = events.get_event(EVENT)
+    doc = match_results.results_document(event, event.current_round)
+    from deckhand.service.boards.round_items import revealed_rounds
+
+    return json.loads(
+        json.dumps({"results": doc, "rounds": revealed_rounds(EVENT, event.current_round)}, default=str)
+    )
+
+
+def bracket_from(doc: dict[str, Any]) -> dict[str, int]:
+    """The places recomputed from the export alone: a player knocked out later ranks higher."""
+    out_in: dict[str, int] = {}
+    last = max(m["round"] for m in doc["results"]["matches"])
+    for m in doc["results"]["matches"]:
+        if m.get("bye"):
+            continue
+        mp = m["result"]["mp"]
+        loser = next(p for p in m["pairs"] if mp[p] == 0)
+        out_in[loser] = m["round"]
+        if m["round"] == last:
+            out_in[next(p for p in m["pairs"] if mp[p] == 2)] = last + 1
+    rank = sorted(out_in.values(), reverse=True)
+    return {p: 1 + rank.index(r) for p, r in out_in.items()}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_knockout_of_eight_is_drawn_by_lot_and_played_to_its_final(backend, ruleset):
+    styles = {"ANN": "bot", "BEN": "resign", "CAT": "resign", "DAN": "resign",
+              "EVE": "resign", "FAY": "resign", "GUS": "resign", "HAL": "resign"}  # fmt: skip
+    players = board_event(backend, ruleset, styles)
+    event = events.get_event(EVENT)
+    assert match_rounds.get_pairing(event, 1)["pairs"] == []  # drawn by lot as round 1 starts
+    run_event(backend, players, 3)
+    event = events.get_event(EVENT)
+    assert event.status == "finished"
+    first = match_rounds.get_pairing(event, 1)
+    assert len(first["pairs"]) == 4 and sorted(first["seeds"]) == sorted(styles)
+    # The draw is round 1's secret's: anyone can redraw it once the secret is revealed.
+    salt = export(backend)["rounds"][0]["salt"]
+    assert first["seeds"] == sorted(
+        styles, key=lambda p: hashlib.sha256(f"deckhand/draw/{salt}/{p}".encode()).hexdigest()
+    )
+    table = match_results.standings(event, 3)
+    places = {s["team"]: s["place"] for s in table["standings"]}
+    assert places["ANN"] == 1  # the only player who ever moves wins every game
+    bracket = table["bracket"]  # each match: its games, score and winner
+    assert [m["round"] for m in bracket] == [1, 1, 1, 1, 2, 2, 3]
+    assert all(m["winner"] == "ANN" for m in bracket if "ANN" in m["players"])
+    assert all(m["score"][m["winner"]] > sum(m["score"].values()) / 2 for m in bracket)
+    doc = export(backend)
+    assert bracket_from(doc) == places
+    for m in doc["results"]["matches"]:
+        ended = [g["ended_by"] for g in m["result"]["games"]]
+        assert len(set(ended)) == 1 and "resign" in ended[0]  # the engine's word for it
+        # ANN wins 2–0; two resigners: the first mover loses, so level after 2, decided in game 3.
+        assert len(ended) == (2 if "ANN" in m["pairs"] else 3)
+        firsts = [g["first"] for g in m["result"]["games"]]
+        assert firsts[0] != firsts[1]  # the first move swapped in game 2
+    verdict = verify(doc)
+    assert verdict["ok"], verdict
+    # The match exports read the document as they read a card game's (no levels, no hands).
+    results = doc["results"]
+    assert "ANN" in match_results_html(results) and len(match_results_csv(results).splitlines()) == 8
+    assert match_standings_csv(results).splitlines()[1].split(",")[1] == "ANN"
+
+
+def test_xiangqi_colours_and_clocks_follow_the_rules_game_by_game(backend):
+    players = board_event(backend, "xiangqi-2004", {"ANN": "draw", "BEN": "draw"}, max_games=5)
+    run_event(backend, players, 1)
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    assert len(m.games) == 5 and all(g["mp"] == [1, 1] for g in m.games)
+    salt = export(backend)["rounds"][0]["salt"]
+    low = m.rules["low"]
+    firsts = [g["first"] for g in m.games]
+    # Red (seat 0) in game 1 is the lower draw number, swapped in game 2, a coin toss in game 3, then
+    # alternating.
+    toss = lot(salt, m.number, "toss")
+    assert firsts == [low, 1 - low, toss, 1 - toss, toss]
+    clocks = []
+    for b in m.boards:
+        item = board_store.load(EVENT, 1, m.table, b)
+        assert item is not None
+        assert item.players[0] == m.pairs[firsts[int(b) - 1]]
+        clocks.append(json.loads(item.state)["options"]["clock"])
+    assert clocks == ["slow", "slow", "rapid", "rapid", "rapid"]
+    # Level after max_games: the lot decides, recorded with the result.
+    winner = lot(salt, m.number, "tie")
+    assert m.result["lot"] == winner and m.result["mp"] == ([2, 0] if winner == 0 else [0, 2])
+
+
+def test_gomoku_game_one_is_by_lot_then_alternates(backend):
+    players = board_event(backend, "gomoku-renju", {"ANN": "draw", "BEN": "draw"}, max_games=3)
+    run_event(backend, players, 1)
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    salt = export(backend)["rounds"][0]["salt"]
+    guess = lot(salt, m.number, "first")
+    assert [g["first"] for g in m.games] == [guess, 1 - guess, guess]
+    assert [first_side(game("gomoku-renju").position.first_move, salt, m.number, n, 0) for n in (1, 2, 3)] == [  # type: ignore[union-attr]
+        guess, 1 - guess, guess,
+    ]  # fmt: skip
+
+
+def test_verify_fails_on_a_tampered_coin_toss_or_lot(backend):
+    players = board_event(backend, "xiangqi-2004", {"ANN": "draw", "BEN": "draw"}, max_games=3)
+    run_event(backend, players, 1)
+    doc = export(backend)
+    assert verify(doc)["ok"]
+    tossed = json.loads(json.dumps(doc))
+    games = tossed["results"]["matches"][0]["result"]["games"]
+    games[2]["first"] = next(p for p in tossed["results"]["matches"][0]["pairs"] if p != games[2]["first"])
+    assert not verify(tossed)["ok"]
+    lotted = json.loads(json.dumps(doc))
+    result = lotted["results"]["matches"][0]["result"]
+    result["lot"] = next(p for p in result["mp"] if result["mp"][p] == 0)  # the loser named by the lot
+    assert not verify(lotted)["ok"]
+
+
+def test_the_api_takes_a_board_game_event_of_individuals_and_refuses_what_it_cannot_run():
+    from api_calls import api_under_moto as under_moto
+    from api_calls import call
+
+    cup = {"event_id": "cup", "name": "Cup", "ruleset": "xiangqi-2004", "grade": "unrated", "rounds": 2,
+           "start": "2026-12-14", "match": {"format": "knockout", "max_games": 6}}  # fmt: skip
+    with under_moto(Backend().rt) as api:
+        status, event = call(api, "POST", "/events", cup)
+        assert status == 201, event
+        assert event["match"]["max_games"] == 6 and event["match"]["knockout"]["draw"] == "lot"
+        players = {"pairs": [{"id": p, "players": [{"id": p}]} for p in ("LI", "WANG", "ZHAO", "QIAN")]}
+        status, body = call(api, "POST", "/events/cup/pairs", players)
+        assert status == 201, body
+        two = {"pairs": [{"id": "SUN", "players": [{"id": "SUN"}, {"id": "ZHOU"}]}]}
+        status, body = call(api, "POST", "/events/cup/pairs", two)
+        assert status == 400 and "1 player" in json.dumps(body), body
+        for change, fragment in (
+            ({"match": {"format": "double_elimination"}}, "match.format"),
+            ({"match": {"format": "swiss", "max_games": 4}}, "max_games"),
+            ({"match": {"format": "knockout", "games": "best_of_three"}}, "match.games"),
+            ({"match": {"format": "knockout", "max_games": 1}}, "max_games"),
+            ({"match": {"format": "round_robin", "knockout": {"draw": "lot"}}}, "draw"),
+        ):
+            status, body = call(api, "POST", "/events", {**cup, "event_id": "other", **change})
+            assert status in (400, 422) and fragment in json.dumps(body), (change, body)
+        assert call(api, "GET", "/events/other")[0] == 404
+
+
+def test_a_swiss_of_individuals_plays_two_games_a_round_colours_swapped(backend):
+    styles = {"ANN": "bot", "BEN": "resign", "CAT": "resign", "DAN": "resign"}
+    players = board_event(backend, "gomoku-renju", styles, 2, format="swiss")
+    run_event(backend, players, 2)
+    matches = [m for m in list_matches(EVENT) if m.table]
+    assert len(matches) == 4
+    for m in matches:
+        assert len(m.games) == 2 and m.games[0]["first"] != m.games[1]["first"]
+        # Two resigners: each loses the game it moves first in, so the match is drawn 1:1.
+        assert m.result["mp"] == (
+            [1, 1] if "ANN" not in m.pairs else [2, 0] if m.pairs[0] == "ANN" else [0, 2]
+        )
+    standings = match_results.standings(events.get_event(EVENT), 2)["standings"]
+    assert standings[0]["team"] == "ANN" and standings[0]["mp"] == 4 and standings[0]["lp"] == 8
+
+
+def test_the_move_clock_warns_and_the_third_warning_loses_the_game(backend):
+    board_event(backend, "xiangqi-2004", {"ANN": "draw", "BEN": "draw"})
+    rounds.request_next_round(backend.rt, EVENT)
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    for warning in range(1, 4):
+        backend.clock.advance(300_000)  # game 1 is slow: 5 minutes a move
+        backend.sweep()
+        item = board_store.load(EVENT, 1, m.table, "1")
+        assert item is not None
+        assert json.loads(item.state)["warnings"][0] == warning
+        assert (item.status == "ended") == (warning == 3)
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    assert m.games[0]["ended_by"] == "time" and m.games[0]["mp"][m.games[0]["first"]] == 0
+    assert m.boards == ["1", "2"]  # game 2 begun, colours swapped, its clock rapid only from game 3
+    item = board_store.load(EVENT, 1, m.table, "2")
+    assert item is not None and json.loads(item.state)["options"]["clock"] == "slow"
+
+
+def test_a_short_field_gives_the_top_of_the_draw_a_bye(backend):
+    players = board_event(backend, "xiangqi-2004", {"ANN": "resign", "BEN": "resign", "CAT": "resign"})
+    run_event(backend, players, 2)
+    event = events.get_event(EVENT)
+    first = match_rounds.get_pairing(event, 1)
+    assert first["walkovers"] == first["seeds"][:1] and len(first["pairs"]) == 1
+    (final,) = match_rounds.get_pairing(event, 2)["pairs"]
+    assert first["seeds"][0] in final and event.status == "finished"
