@@ -24,7 +24,7 @@ from deckhand.service.duplicate import rounds
 from deckhand.service.matches import results as match_results
 from deckhand.service.matches import round_of_matches as match_rounds
 from deckhand.service.organiser import events, pairs
-from deckhand_local.cli.verify import verify
+from deckhand_local.verification import verify
 
 RULESETS = ["xiangqi-2004", "gomoku-renju"]
 EVENT = "board-cup"

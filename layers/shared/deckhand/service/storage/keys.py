@@ -149,7 +149,7 @@ AUDIT_PREFIX = "AUDIT#"
 IDEMPOTENCY_PK = "IDEMPOTENCY"
 IDEMPOTENCY_SK_PREFIX = "REQUEST"
 
-# The console on AWS (deckhand_local/console/cognito.py): a form's one-time token spent, a session signed
+# The console on AWS (its Cognito sessions): a form's one-time token spent, a session signed
 # out — written once (``attribute_not_exists``), each expiring by the table's TTL after a day at most.
 CONSOLE_PK_PREFIX = "CONSOLE#"
 
