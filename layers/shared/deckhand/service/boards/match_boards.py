@@ -24,8 +24,9 @@ from ...competition.matchplay.level_points import GameScore, Side
 from ...engines.contract import outcome_of
 from ...engines.registry import Game, game
 from ..infra.clock import now_ms
-from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
-from ..storage.models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
+from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, round_sk
+from ..storage.models import BoardStateItem, DealItem, MatchItem, RoundItem, transaction
+from . import round_progress
 from .round_items import derived_order
 
 
@@ -211,10 +212,7 @@ def save_ended(item: BoardStateItem) -> None:
                     MatchItem.result.set(rule.result(games, disqualified)),
                 ],
             )
-            tx.update(
-                ProgressItem(event_pk(item.event_id), progress_sk(item.round)),
-                actions=[ProgressItem.boards_done.add(1)],
-            )
+            round_progress.count(tx, item.event_id, item.round, item.table)
             return
         board_no = len(match.boards) + 1
         carry = first_carry(match) if outcome.game is not None else outcome.carry

@@ -21,6 +21,7 @@ from ...engines.common.cards import format_cards
 from ...engines.registry import Game, game
 from ...errors import DeckhandError
 from ..boards import progress as board_progress
+from ..boards import round_progress
 from ..boards import store as board_store
 from ..boards.log import CALL, ended_unplayed
 from ..boards.round_boards import boards_of_round, list_matches
@@ -46,7 +47,6 @@ from ..storage.keys import (
     deal_sk,
     event_pk,
     player_of,
-    progress_sk,
     round_sk,
     standings_sk,
     table_of,
@@ -56,7 +56,6 @@ from ..storage.models import (
     BoardStateItem,
     DealItem,
     EventItem,
-    ProgressItem,
     RoundItem,
     StandingsItem,
     transaction,
@@ -303,17 +302,9 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     return store_round(event_id, round_no, item)
 
 
-def progress_key(round_no: int) -> str:
-    return progress_sk(round_no)
-
-
 def get_progress(event_id: str, round_no: int) -> tuple[int, int]:
     """(boards scored, boards in the round)."""
-    try:
-        p = ProgressItem.get(event_pk(event_id), progress_key(round_no), consistent_read=True)
-    except DoesNotExist:
-        return 0, 0
-    return p.boards_done, p.boards_total
+    return round_progress.progress_of(event_id, round_no)
 
 
 def get_round(event_id: str, round_no: int) -> RoundItem:

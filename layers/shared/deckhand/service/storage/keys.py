@@ -120,6 +120,14 @@ def progress_sk(round_no: int) -> str:
     return f"PROGRESS#{round_key(round_no)}"
 
 
+def progress_shard_prefix(round_no: int) -> str:
+    return f"{progress_sk(round_no)}#S"
+
+
+def progress_shard_sk(round_no: int, shard: int) -> str:
+    return f"{progress_shard_prefix(round_no)}{shard:03d}"
+
+
 def deal_sk(round_no: int, group: int | str, board: str) -> str:
     return f"DEAL#{round_key(round_no)}#{group}#{board}"
 
