@@ -1,11 +1,15 @@
-"""Scale: a 1,000-player online (non-venue) Big Two event through the Lambda handlers, on DynamoDB
-Local (on disk, as the local venue keeps its data) or moto in-process: time per round for seating and
-dealing, for scoring every table's boards, and for the standings.
+"""Scale: an online (non-venue) Big Two event through the Lambda handlers, on DynamoDB Local (on disk,
+as the local venue keeps its data) or moto in-process: time per round for seating and dealing, for
+scoring every table's boards, and for the standings; the DynamoDB calls, Lambda invocations and IoT
+messages of each, and the writes per item (the hottest item's count: a national field's 2,500 tables
+must not all write one item).
 
-Run with ``make bench-platform`` (or ``python bench/scale_bench.py [--players 1000 --rounds 2]
+Run with ``make bench-platform`` (or ``python bench/scale_bench.py [--players 10000 --rounds 3]
 [--database dynamodb-local moto]``).
 The boards are played by the deterministic bot straight on the board items (one read and one write a
-board), since playing is the play path's figure (playpath_bench), not this one's. Prints figures.
+board), since playing is the play path's figure (playpath_bench), not this one's. Prints figures,
+ending with one line a round: ``scale round R: seat+deal …, score …, standings …, total …, max item
+writes N``.
 """
 
 from __future__ import annotations
@@ -166,11 +170,13 @@ def run(args: argparse.Namespace, kind: str) -> None:
     with database(kind) as label:
         fns = {name: load_handler(name) for name in ("api", "deal", "score")}
         timings: dict[str, float] = {}
+        invocations: Counter[str] = Counter()
 
         def invoke(name: str, payload: dict[str, Any]) -> None:
             start = time.perf_counter()
             fns[name].handler(json.loads(json.dumps(payload)), FakeContext())
             timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
+            invocations[name] += 1
 
         publisher = RecordingPublisher()
         lambda_runtime.set_runtime(Runtime(publisher, invoke))
@@ -178,6 +184,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
         def api(method: str, path: str, body: Any = None) -> Any:
             event = api_event("api-standings.json", path=path, method=method, body=body)
             response = fns["api"].handler(event, FakeContext())
+            invocations["api"] += 1
             assert response["statusCode"] < 300, response
             return json.loads(response["body"])
 
@@ -219,6 +226,8 @@ def run(args: argparse.Namespace, kind: str) -> None:
         with storage.installed():
             for number in range(1, args.rounds + 1):
                 storage.clear()
+                invocations.clear()
+                published = len(publisher.sent)
                 calls: Counter[str] = Counter()
                 start = time.perf_counter()
                 api("POST", "/events/online/rounds")  # the deal function runs (synchronously here)
@@ -248,6 +257,11 @@ def run(args: argparse.Namespace, kind: str) -> None:
                     f"  round {number}: seat+deal {deal:.1f} s, play (bot, not counted) {play:.1f} s, "
                     f"score {len(pairs)} boards {scoring_s:.1f} s, standings {ranking:.1f} s",
                     flush=True,
+                )
+                print(
+                    "    Lambda invocations:",
+                    ", ".join(f"{k} {v}" for k, v in sorted(invocations.items())),
+                    f"; IoT messages published {len(publisher.sent) - published}",
                 )
                 print("    DynamoDB calls:", ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
                 print(

@@ -48,7 +48,6 @@ from ..storage.keys import (
     event_pk,
     player_of,
     round_sk,
-    standings_sk,
     table_of,
 )
 from ..storage.models import (
@@ -57,10 +56,10 @@ from ..storage.models import (
     DealItem,
     EventItem,
     RoundItem,
-    StandingsItem,
     transaction,
 )
 from .scoring import maybe_finish_round
+from .standings_store import load_standings
 
 
 def request_next_round(rt: Runtime, event_id: str) -> int:
@@ -132,9 +131,9 @@ def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
         return pva_seating(players, k, round_no)
     if round_no == 1:
         return swiss.first_round(players, k, event.groups, f"{event.seed}/round/1")
-    previous = StandingsItem.get(event_pk(event_id), standings_sk(round_no - 1))
+    previous = load_standings(event_id, round_no - 1)
     seated = set(players)  # a withdrawn player keeps a standing and is seated no more
-    order = [s["player"] for s in previous.document["standings"] if s["player"] in seated]
+    order = [s["player"] for s in previous["standings"] if s["player"] in seated]
     missing = [p for p in players if p not in order]  # late entries: below everyone, with nothing yet
     return swiss.next_round(order + missing, k, event.groups)
 

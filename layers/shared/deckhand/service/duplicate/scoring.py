@@ -33,7 +33,6 @@ from ..storage.keys import (
     result_prefix,
     result_sk,
     round_sk,
-    standings_sk,
 )
 from ..storage.models import (
     ActiveItem,
@@ -41,9 +40,9 @@ from ..storage.models import (
     EventItem,
     ResultItem,
     RoundItem,
-    StandingsItem,
     transaction,
 )
+from .standings_store import save_standings
 
 AI_PLAYER = "AI"
 
@@ -197,7 +196,7 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int, table: str | N
     if r.status == "playing":
         event = get_event(event_id)
         doc = compute_standings(event, round_no)
-        StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
+        save_standings(event_id, round_no, doc)
         _finish_round(event, r, round_no)
     event = get_event(event_id)
     if r.match and round_no < event.rounds and event.status != "finished":
@@ -257,4 +256,4 @@ def recompute_latest_standings(event_id: str) -> None:
         except DoesNotExist:
             continue
         if r.status == "done":
-            StandingsItem(event_pk(event_id), standings_sk(n), document=compute_standings(event, n)).save()
+            save_standings(event_id, n, compute_standings(event, n))

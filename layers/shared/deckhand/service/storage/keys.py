@@ -145,6 +145,10 @@ def standings_sk(round_no: int) -> str:
     return f"STANDINGS#{round_key(round_no)}"
 
 
+def standings_part_sk(round_no: int, digest: str, part: int) -> str:
+    return f"{standings_sk(round_no)}#{digest}#P{part:03d}"
+
+
 def active_sk(event_id: str, round_no: int) -> str:
     return f"{event_id}#{round_key(round_no)}"
 

@@ -318,9 +318,21 @@ class ResultItem(_Base):
 
 
 class StandingsItem(_Base):
-    """pk EVENT#<id>, sk STANDINGS#<nnn>: standings after round nnn (the competition core's output)."""
+    """pk EVENT#<id>, sk STANDINGS#<nnn>: standings after round nnn (the competition core's output).
+
+    A document over DynamoDB's 400 KB item limit (a national field's) is kept in parts
+    (service/duplicate/standings_store.py): ``document`` empty, ``parts`` their count, ``digest`` the
+    version their keys carry."""
 
     document = JSONAttribute()
+    parts = IntAttribute(null=True)
+    digest = UnicodeAttribute(null=True)
+
+
+class StandingsPartItem(_Base):
+    """pk EVENT#<id>, sk STANDINGS#<nnn>#<digest>#P<ppp>: one part of a large standings document's JSON."""
+
+    chunk = UnicodeAttribute()
 
 
 class AuditItem(_Base):
@@ -358,6 +370,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     PairingItem,
     ResultItem,
     StandingsItem,
+    StandingsPartItem,
     AuditItem,
     ActiveItem,
 )
