@@ -22,7 +22,7 @@ from deckhand.service.matches import results as match_results
 from deckhand.service.matches import round_of_matches as match_rounds
 from deckhand.service.organiser import events, pairs
 from deckhand.service.storage.keys import event_pk, match_sk
-from deckhand.service.storage.models import MatchItem, PairingItem, ProgressItem
+from deckhand.service.storage.models import MatchItem, PairingItem
 
 setup_moto_env()
 
@@ -149,8 +149,7 @@ def test_the_match_result_is_written_with_the_board_that_ended_it(league, monkey
     for m in list_matches("league", 1):
         last = board_store.load("league", 1, m.table, m.boards[-1])
         assert last.status == "ended" and m.result is not None
-    progress = ProgressItem.get(event_pk("league"), "PROGRESS#001")
-    assert progress.boards_done == progress.boards_total == 2
+    assert rounds.get_progress("league", 1) == (2, 2)
 
 
 def test_the_next_rounds_pairing_is_stored_when_a_round_ends(league):

@@ -25,9 +25,9 @@ from ...competition.matchplay.level_points import GameScore, Side
 from ...engines.contract import outcome_of
 from ...engines.registry import Game, game
 from ..infra.clock import now_ms
-from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, progress_sk, round_sk
-from ..storage.models import BoardStateItem, DealItem, MatchItem, ProgressItem, RoundItem, transaction
-from . import head_to_head
+from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, round_sk
+from ..storage.models import BoardStateItem, DealItem, MatchItem, RoundItem, transaction
+from . import head_to_head, round_progress
 from .round_items import derived_order
 
 
@@ -291,10 +291,7 @@ def _match_done(
         match,
         actions=[MatchItem.status.set("done"), MatchItem.games.set(games), MatchItem.result.set(result)],
     )
-    tx.update(
-        ProgressItem(event_pk(item.event_id), progress_sk(item.round)),
-        actions=[ProgressItem.boards_done.add(1)],
-    )
+    round_progress.count(tx, item.event_id, item.round, item.table)
 
 
 def _game_start(match: MatchItem) -> str:

@@ -8,14 +8,15 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, TransactWriteError, UpdateError
+from pynamodb.exceptions import DoesNotExist, TransactWriteError
 from pynamodb.models import Model
 
 from ...engines.common.cards import make_deck
 from ...engines.common.shuffle import seeded_shuffle
 from ...engines.registry import Game
-from ..storage.keys import event_pk, progress_sk, round_sk
+from ..storage.keys import event_pk, round_sk
 from ..storage.models import EventItem, ProgressItem, RoundItem, transaction
+from .round_progress import make_sure_of_counter, new_counter
 
 
 def derived_order(base: str, g: Game) -> list[int]:
@@ -42,7 +43,7 @@ def stored_round(event_id: str, round_no: int) -> RoundItem | None:
         item = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
         return None
-    _make_sure_of_progress(event_id, round_no, item.boards_total)
+    make_sure_of_counter(event_id, round_no, item.boards_total)
     return item
 
 
@@ -51,7 +52,7 @@ def store_round(event_id: str, round_no: int, item: RoundItem, also: Sequence[Mo
     a round without its counter, whose boards then counted into one with no total, so the round never
     ended. A deal retried or raced finds the round stored, and gets that one. ``also``: items made
     from the round's secret (a draw by lot), written with it or not at all."""
-    progress = ProgressItem(event_pk(event_id), progress_sk(round_no), boards_total=item.boards_total)
+    progress = new_counter(event_id, round_no, item)
     try:
         with transaction() as tx:
             tx.save(item, condition=RoundItem.sk.does_not_exist())
@@ -64,22 +65,6 @@ def store_round(event_id: str, round_no: int, item: RoundItem, also: Sequence[Mo
             raise
         return stored
     return item
-
-
-def _make_sure_of_progress(event_id: str, round_no: int, total: int) -> None:
-    """The round's counter, with its total: written if missing, its total set if a count was added to
-    a counter that was missing (a round stored by a venue that crashed between the two writes)."""
-    try:
-        ProgressItem(event_pk(event_id), progress_sk(round_no)).update(
-            actions=[
-                ProgressItem.boards_total.set(total),
-                ProgressItem.boards_done.set(ProgressItem.boards_done | 0),
-            ],
-            condition=ProgressItem.boards_total.does_not_exist(),
-        )
-    except UpdateError as exc:
-        if getattr(exc, "cause_response_code", "") != "ConditionalCheckFailedException":
-            raise  # not "it is there already": a fault the caller's retry must see
 
 
 def revealed_rounds(event_id: str, upto_round: int) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from ...engines.common.cards import format_cards
 from ...engines.registry import Game, game
 from ...errors import DeckhandError
 from ..boards import progress as board_progress
+from ..boards import round_progress
 from ..boards import store as board_store
 from ..boards.log import CALL, ended_unplayed
 from ..boards.round_boards import boards_of_round, list_matches
@@ -46,9 +47,7 @@ from ..storage.keys import (
     deal_sk,
     event_pk,
     player_of,
-    progress_sk,
     round_sk,
-    standings_sk,
     table_of,
 )
 from ..storage.models import (
@@ -56,12 +55,11 @@ from ..storage.models import (
     BoardStateItem,
     DealItem,
     EventItem,
-    ProgressItem,
     RoundItem,
-    StandingsItem,
     transaction,
 )
 from .scoring import maybe_finish_round
+from .standings_store import load_standings
 
 
 def request_next_round(rt: Runtime, event_id: str) -> int:
@@ -133,9 +131,9 @@ def _seating(event: EventItem, round_no: int) -> list[swiss.Table]:
         return pva_seating(players, k, round_no)
     if round_no == 1:
         return swiss.first_round(players, k, event.groups, f"{event.seed}/round/1")
-    previous = StandingsItem.get(event_pk(event_id), standings_sk(round_no - 1))
+    previous = load_standings(event_id, round_no - 1)
     seated = set(players)  # a withdrawn player keeps a standing and is seated no more
-    order = [s["player"] for s in previous.document["standings"] if s["player"] in seated]
+    order = [s["player"] for s in previous["standings"] if s["player"] in seated]
     missing = [p for p in players if p not in order]  # late entries: below everyone, with nothing yet
     return swiss.next_round(order + missing, k, event.groups)
 
@@ -303,17 +301,9 @@ def _round_item(event: EventItem, round_no: int, boards: list[str]) -> RoundItem
     return store_round(event_id, round_no, item)
 
 
-def progress_key(round_no: int) -> str:
-    return progress_sk(round_no)
-
-
 def get_progress(event_id: str, round_no: int) -> tuple[int, int]:
     """(boards scored, boards in the round)."""
-    try:
-        p = ProgressItem.get(event_pk(event_id), progress_key(round_no), consistent_read=True)
-    except DoesNotExist:
-        return 0, 0
-    return p.boards_done, p.boards_total
+    return round_progress.progress_of(event_id, round_no)
 
 
 def get_round(event_id: str, round_no: int) -> RoundItem:

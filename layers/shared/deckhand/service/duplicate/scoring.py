@@ -14,10 +14,11 @@ from pynamodb.exceptions import DoesNotExist, TransactWriteError
 from ...competition.artificial import Artificial
 from ...competition.documents import results_document, standings_document
 from ...competition.standings import BoardResults, Result, standings
+from ..boards import round_progress
 from ..boards import store as board_store
 from ..boards.log import ended_unplayed
 from ..boards.records import add_duplicate_records
-from ..boards.round_items import revealed_rounds, stored_round
+from ..boards.round_items import revealed_rounds
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
@@ -29,22 +30,19 @@ from ..storage.keys import (
     event_of,
     event_pk,
     player_of,
-    progress_sk,
     result_prefix,
     result_sk,
     round_sk,
-    standings_sk,
 )
 from ..storage.models import (
     ActiveItem,
     BoardStateItem,
     EventItem,
-    ProgressItem,
     ResultItem,
     RoundItem,
-    StandingsItem,
     transaction,
 )
+from .standings_store import save_standings
 
 AI_PLAYER = "AI"
 
@@ -55,7 +53,7 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
     if item is None or item.status != "ended":
         return False
     recorded = store_result(item)
-    maybe_finish_round(rt, event_id, round_no)
+    maybe_finish_round(rt, event_id, round_no, table)
     return recorded
 
 
@@ -81,12 +79,11 @@ def store_result(item: BoardStateItem, adjusted: dict[str, Any] | None = None) -
         detail=result,
         adjusted=adjusted,
     )
-    progress = ProgressItem(event_pk(event_id), progress_sk(round_no))
     try:
         with transaction() as tx:
             tx.save(result_item, condition=ResultItem.sk.does_not_exist())
             if not item.in_match:  # a match counts once, with the board that ended it (match_boards.py)
-                tx.update(progress, actions=[ProgressItem.boards_done.add(1)])
+                round_progress.count(tx, event_id, round_no, table)
     except TransactWriteError:
         return False
     return True
@@ -193,25 +190,16 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
     return doc
 
 
-def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
+def maybe_finish_round(rt: Runtime, event_id: str, round_no: int, table: str | None = None) -> None:
     """When every table has finished every board: standings, the salt revealed, the event moves on.
 
     The round is marked done and the event moved on in one transaction, so no crash leaves one
     without the other. ``round_end`` is published by every call that finds the round done: a retry of
     the step that finished it publishes it again (the same message) rather than skipping it.
+    ``table``: the table whose board was just counted (only its shard of the count is read).
     """
-    try:
-        progress = ProgressItem.get(event_pk(event_id), progress_sk(round_no), consistent_read=True)
-    except DoesNotExist:
-        return
-    if progress.boards_total is None:
-        # Counted into before the round's counter existed (a round stored by a venue that crashed
-        # between its two writes, before they were one): its total is set from the round now.
-        if stored_round(event_id, round_no) is None:
-            return
-        progress.refresh(consistent_read=True)
-    if progress.boards_done < progress.boards_total:
-        return  # the common case: one small read
+    if not round_progress.complete(event_id, round_no, table):
+        return  # the common case: two small reads
     try:
         r = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
     except DoesNotExist:
@@ -219,7 +207,7 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int) -> None:
     if r.status == "playing":
         event = get_event(event_id)
         doc = compute_standings(event, round_no)
-        StandingsItem(event_pk(event_id), standings_sk(round_no), document=doc).save()
+        save_standings(event_id, round_no, doc)
         _finish_round(event, r, round_no)
     event = get_event(event_id)
     if r.match and round_no < event.rounds and event.status != "finished":
@@ -279,4 +267,4 @@ def recompute_latest_standings(event_id: str) -> None:
         except DoesNotExist:
             continue
         if r.status == "done":
-            StandingsItem(event_pk(event_id), standings_sk(n), document=compute_standings(event, n)).save()
+            save_standings(event_id, n, compute_standings(event, n))

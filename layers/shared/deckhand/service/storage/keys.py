@@ -120,6 +120,14 @@ def progress_sk(round_no: int) -> str:
     return f"PROGRESS#{round_key(round_no)}"
 
 
+def progress_shard_prefix(round_no: int) -> str:
+    return f"{progress_sk(round_no)}#S"
+
+
+def progress_shard_sk(round_no: int, shard: int) -> str:
+    return f"{progress_shard_prefix(round_no)}{shard:03d}"
+
+
 def deal_sk(round_no: int, group: int | str, board: str) -> str:
     return f"DEAL#{round_key(round_no)}#{group}#{board}"
 
@@ -135,6 +143,10 @@ def result_prefix(round_no: int | None = None) -> str:
 
 def standings_sk(round_no: int) -> str:
     return f"STANDINGS#{round_key(round_no)}"
+
+
+def standings_part_sk(round_no: int, digest: str, part: int) -> str:
+    return f"{standings_sk(round_no)}#{digest}#P{part:03d}"
 
 
 def active_sk(event_id: str, round_no: int) -> str:

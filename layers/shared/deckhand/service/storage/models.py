@@ -14,6 +14,7 @@ from typing import Any
 from pynamodb.attributes import (
     Attribute,
     BooleanAttribute,
+    NumberSetAttribute,
     UnicodeAttribute,
     VersionAttribute,
 )
@@ -192,9 +193,22 @@ class RoundItem(_Base):
 
 class ProgressItem(_Base):
     """pk EVENT#<id>, sk PROGRESS#<nnn>: the round's count of scored boards, kept apart from the round
-    item (whose seating grows with the field) so every scoring writes and reads a tiny item."""
+    item (whose seating grows with the field) so every scoring writes and reads a tiny item.
+
+    Counted in shards (service/boards/round_progress.py): ``shard_totals`` the boards each shard counts,
+    ``shards_done`` the shards whose count is complete. A round stored without them counts here, in
+    ``boards_done``."""
 
     boards_total = IntAttribute()
+    boards_done = IntAttribute(default=0)
+    shard_totals = JSONAttribute(null=True)
+    shards_done = NumberSetAttribute(null=True)
+
+
+class ProgressShardItem(_Base):
+    """pk EVENT#<id>, sk PROGRESS#<nnn>#S<sss>: one shard of the round's count of scored boards, so the
+    tables' results are counted into many small items, not one hot one."""
+
     boards_done = IntAttribute(default=0)
 
 
@@ -305,9 +319,21 @@ class ResultItem(_Base):
 
 
 class StandingsItem(_Base):
-    """pk EVENT#<id>, sk STANDINGS#<nnn>: standings after round nnn (the competition core's output)."""
+    """pk EVENT#<id>, sk STANDINGS#<nnn>: standings after round nnn (the competition core's output).
+
+    A document over DynamoDB's 400 KB item limit (a national field's) is kept in parts
+    (service/duplicate/standings_store.py): ``document`` empty, ``parts`` their count, ``digest`` the
+    version their keys carry."""
 
     document = JSONAttribute()
+    parts = IntAttribute(null=True)
+    digest = UnicodeAttribute(null=True)
+
+
+class StandingsPartItem(_Base):
+    """pk EVENT#<id>, sk STANDINGS#<nnn>#<digest>#P<ppp>: one part of a large standings document's JSON."""
+
+    chunk = UnicodeAttribute()
 
 
 class AuditItem(_Base):
@@ -338,12 +364,14 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     LinkItem,
     RoundItem,
     ProgressItem,
+    ProgressShardItem,
     DealItem,
     BoardStateItem,
     MatchItem,
     PairingItem,
     ResultItem,
     StandingsItem,
+    StandingsPartItem,
     AuditItem,
     ActiveItem,
 )
