@@ -8,8 +8,9 @@ import itertools
 from typing import Any
 
 import pytest
-from backend import THINGS, Backend, create_table, prepare
+from backend import THINGS, Backend, create_table, cup_started, prepare
 from deckhand.service.device_io import presence as lifecycle
+from deckhand.service.duplicate import rounds
 from deckhand.service.storage import keys, models
 from deckhand.service.storage.presence import Presence, presence_of
 from moto import mock_aws
@@ -107,3 +108,16 @@ def test_a_client_id_of_no_registered_device_is_ignored(cup, client: str) -> Non
 def test_an_event_of_no_known_shape_is_refused_and_writes_nothing(cup, bad: Any) -> None:
     assert lifecycle.handle(bad) == {"status": "rejected", "code": "bad_event"}
     assert not recorded()
+
+
+def test_the_round_status_gives_the_staff_each_seats_device_presence_and_no_one_else() -> None:
+    with cup_started():
+        lifecycle.handle(event("connected", T0, THINGS[0]))
+        lifecycle.handle(event("disconnected", T0 + 1, THINGS[1]))
+        staff = rounds.round_status("cup", 1)
+        public = rounds.round_status("cup", 1, staff=False)
+    seats = {p["thing"]: p for t in staff["tables"] for p in t["players"]}
+    assert (seats[THINGS[0]]["online"], seats[THINGS[0]]["online_since"]) == (True, T0)
+    assert (seats[THINGS[1]]["online"], seats[THINGS[1]]["online_since"]) == (False, T0 + 1)
+    assert "online" not in seats[THINGS[2]]  # never heard of: neither online nor offline
+    assert not [p for t in public["tables"] for p in t["players"] if {"thing", "online"} & set(p)]
