@@ -50,10 +50,14 @@ def names_of(export: Mapping[str, Any]) -> dict[str, str]:
     return names
 
 
+PRESENCE_FIELDS = ("online", "online_since")
+
+
 def seating_of(status: dict[str, Any]) -> list[dict[str, Any]]:
-    """Where everyone sits in a round: a row per seat of every table (the handset to staff)."""
+    """Where everyone sits in a round: a row per seat of every table (the handset to staff; whether it
+    is online is the status's, not the seating's)."""
     return [
-        {"table": t["table"], **p}
+        {"table": t["table"], **{k: v for k, v in p.items() if k not in PRESENCE_FIELDS}}
         for t in status.get("tables", [])
         for p in t.get("players", [])
         if p.get("player")

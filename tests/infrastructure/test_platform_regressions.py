@@ -30,13 +30,13 @@ def imported_by_handler(name: str, module: str) -> bool:
     return proc.stdout.strip() == "True"
 
 
-@pytest.mark.parametrize("name", ["api", "play", "deal", "score", "timers"])
+@pytest.mark.parametrize("name", ["api", "play", "deal", "score", "timers", "presence"])
 def test_handlers_start_without_the_xray_sdk(name):
     """The X-Ray SDK cost 130-150 ms of every cold start and is not in the layer: no handler imports it."""
     assert not imported_by_handler(name, "aws_xray_sdk")
 
 
-@pytest.mark.parametrize("name", ["play", "deal", "score", "timers"])
+@pytest.mark.parametrize("name", ["play", "deal", "score", "timers", "presence"])
 def test_handlers_that_pair_no_round_start_without_networkx(name):
     """networkx (a quarter of a cold start) is imported only when a round is paired, which the API
     handler does: the device-message handler reads an event's match settings and never pairs."""

@@ -75,6 +75,7 @@ def test_every_function_has_its_own_role_and_no_wildcard_actions(template):
         "ConsoleFunction",
         "DealFunction",
         "PlayFunction",
+        "PresenceFunction",
         "ScoreFunction",
         "TimersFunction",
     }
@@ -87,7 +88,7 @@ def test_every_function_has_its_own_role_and_no_wildcard_actions(template):
 
 
 def test_async_functions_have_an_on_failure_destination(template):
-    for name in ("DealFunction", "PlayFunction", "ScoreFunction", "TimersFunction"):
+    for name in ("DealFunction", "PlayFunction", "PresenceFunction", "ScoreFunction", "TimersFunction"):
         config = template["Resources"][name]["Properties"]["EventInvokeConfig"]
         assert config["DestinationConfig"]["OnFailure"]["Type"] == "SQS"
 
@@ -103,8 +104,7 @@ def test_every_function_that_starts_or_changes_a_board_may_invoke_its_pacer_and_
 
 
 def test_iot_rule_routes_device_topics_to_play_with_an_error_action(template):
-    (rule,) = resources(template, "AWS::IoT::TopicRule").values()
-    payload = rule["Properties"]["TopicRulePayload"]
+    payload = template["Resources"]["DeviceMessageRule"]["Properties"]["TopicRulePayload"]
     assert re.search(r"FROM 'dh/\+/up'", payload["Sql"]) and "topic(2) AS thing" in payload["Sql"]
     assert payload["Actions"][0]["Lambda"]["FunctionArn"] == {"GetAtt": "PlayFunction.Arn"}
     assert "Sqs" in payload["ErrorAction"]
@@ -114,14 +114,45 @@ def test_iot_rule_passes_exactly_the_protocol_s_message_fields(template):
     """Not ``SELECT *``: a device's extra fields never reach the play function, nor its own ``thing``."""
     from deckhand.service.infra.outgoing import UP_FIELDS
 
-    (rule,) = resources(template, "AWS::IoT::TopicRule").values()
-    sql = rule["Properties"]["TopicRulePayload"]["Sql"]
+    sql = template["Resources"]["DeviceMessageRule"]["Properties"]["TopicRulePayload"]["Sql"]
     selected = re.fullmatch(r"SELECT (.+) FROM 'dh/\+/up'", sql)
     assert selected, sql
     fields = [f.strip() for f in selected.group(1).split(",")]
     assert fields[-1] == "topic(2) AS thing"
     protocol = {"t"} | {f for kind in UP_FIELDS.values() for f in kind}
     assert sorted(fields[:-1]) == sorted(protocol)
+
+
+def test_lifecycle_events_reach_the_presence_function_which_may_only_read_and_put_items(template):
+    """IoT Core's own connect and disconnect events (docs/console.md's online/offline) to the presence
+    function, undeliverable ones to the failure queue; the function reads a device's assignment and
+    writes its presence item, and may do nothing else (no publish, no invoke, no delete)."""
+    rules = resources(template, "AWS::IoT::TopicRule")
+    assert set(rules) == {"DeviceMessageRule", "PresenceRule"}
+    payload = rules["PresenceRule"]["Properties"]["TopicRulePayload"]
+    selected = re.fullmatch(r"SELECT (.+) FROM '\$aws/events/presence/\+/\+'", payload["Sql"])
+    assert selected and selected.group(1).split(", ") == [
+        "eventType",
+        "clientId",
+        "timestamp",
+        "disconnectReason",
+    ]
+    assert payload["Actions"] == [{"Lambda": {"FunctionArn": {"GetAtt": "PresenceFunction.Arn"}}}]
+    assert "Sqs" in payload["ErrorAction"]
+    (permission,) = [
+        p["Properties"]
+        for p in resources(template, "AWS::Lambda::Permission").values()
+        if p["Properties"]["FunctionName"] == {"Ref": "PresenceFunction"}
+    ]
+    assert (
+        permission["Principal"] == "iot.amazonaws.com" and "${PresenceRule}" in permission["SourceArn"]["Sub"]
+    )
+    function = template["Resources"]["PresenceFunction"]["Properties"]
+    assert function["CodeUri"] == "functions/presence/" and function["Handler"] == "app.handler"
+    (policy,) = function["Policies"]
+    (statement,) = policy["Statement"]
+    assert statement["Action"] == ["dynamodb:GetItem", "dynamodb:PutItem"]
+    assert statement["Resource"] == {"GetAtt": "EventTable.Arn"}
 
 
 def test_play_function_has_reserved_concurrency(template):

@@ -9,7 +9,15 @@ STATUS = {
         {
             "table": "A",
             "players": [
-                {"seat": 0, "player": "P1", "name": "<b>Li</b>", "thing": "hs-A-0"},
+                # the device's presence is the status's, not the seating's
+                {
+                    "seat": 0,
+                    "player": "P1",
+                    "name": "<b>Li</b>",
+                    "thing": "hs-A-0",
+                    "online": True,
+                    "online_since": 5,
+                },
                 {"seat": 1, "player": None, "name": None},
             ],
         },

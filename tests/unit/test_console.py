@@ -4,6 +4,7 @@ session, the one-time CSRF tokens, a referee's narrower view, the body limit, th
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import socket
@@ -464,6 +465,46 @@ def test_the_grid_marks_calls_and_stopped_boards_and_is_refreshed_by_polling():
     assert b and "Board stopped: misread" in b.group(0)
     room_page = page.get("/console/events/cup/room")[1]
     assert 'src="/console/static/vendor/htmx.min.js"' in room_page and 'id="grid"' in room_page
+
+
+def test_the_grid_shows_each_seats_device_online_or_offline_since_when_in_both_languages():
+    """From the round status's ``online``/``online_since`` (the staff's): ``data-online`` on the seat,
+    the words in either language; a device the broker has said nothing of is marked neither."""
+    event = {"event_id": "cup", "name": "Cup", "current_round": 1, "role": "referee", "status": "playing"}
+    event.update(ruleset="r", rounds=1, boards_per_round=1)
+    since = int(dt.datetime(2026, 11, 27, 9, 5, 7).timestamp() * 1000)  # the venue's clock
+    players = [
+        {"seat": 0, "player": "P1", "name": "Ann", "thing": "hs-1", "online": True, "online_since": since},
+        {"seat": 1, "player": "P2", "name": "Ben", "thing": "hs-2", "online": False, "online_since": since},
+        {"seat": 2, "player": "P3", "name": "Cy", "thing": "hs-3"},
+    ]
+    status = {"round": 1, "status": "playing", "boards_done": 0, "boards_total": 1}
+    status["tables"] = [{"table": "A", "group": "1", "players": players, "boards": []}]
+    answers = {"/events": {"events": [event]}, "/events/cup/rounds/1": status}
+    page = Browser(
+        Console(
+            lambda method, path, body, identity: (200, "application/json", json.dumps(answers[path])),
+            lambda: dict(TOKENS),
+            ROOT / "web" / "console",
+        )
+    )
+    page.sign_in("local:ref")
+    seats = {}
+    for lang in ("en", "zh-CN"):
+        text = page.get(f"/console/events/cup/room/grid?lang={lang}")[1]
+        seats[lang] = dict(re.findall(r'<li data-seat="(\d)"([^>]*>.*?)</li>', text, re.S))
+    en, zh = seats["en"], seats["zh-CN"]
+    assert (
+        'data-online="yes"' in en["0"]
+        and "online since 09:05:07" in en["0"]
+        and "在线（自 09:05:07）" in zh["0"]
+    )
+    assert (
+        'data-online="no"' in en["1"]
+        and "offline since 09:05:07" in en["1"]
+        and "离线（自 09:05:07）" in zh["1"]
+    )
+    assert "data-online" not in en["2"] and "online state not known" in en["2"] and "在线状态未知" in zh["2"]
 
 
 def test_the_console_serves_its_own_files_only():

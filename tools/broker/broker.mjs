@@ -6,6 +6,9 @@
 // (deckhand-server) may publish and subscribe anywhere under dh/. Anonymous clients are refused.
 // MQTT over WebSocket (the player's browser page, web/player/) gets exactly the same authentication
 // and topic rules: every listener hands its connections to the one broker.
+// As IoT Core does, the broker itself publishes each thing's connect and disconnect as a lifecycle
+// event on $aws/events/presence/{connected,disconnected}/<client id>, which only the server identity
+// may subscribe to and nobody may publish on.
 //
 // node broker.mjs --key-stdin [--host 127.0.0.1] [--port 1883]
 //                 [--tls-port P --tls-host H --tls-cert F --tls-key F]
@@ -21,6 +24,8 @@ import { Aedes } from 'aedes'
 const SERVER = 'deckhand-server'
 const THING_NAME = /^[A-Za-z0-9_:-]{1,128}$/
 const RESERVED = new Set([SERVER, 'events']) // the events' topic is dh/events/<id>: never a thing
+const PRESENCE = '$aws/events/presence'
+const PRESENCE_FILTER = `${PRESENCE}/+/+` // the server's subscription (the IoT rule's topic filter)
 const BAD_CREDENTIALS = 4
 const NOT_AUTHORIZED = 5
 
@@ -140,8 +145,7 @@ broker.authenticate = (client, username, password, callback) => {
     }
     return checkLink(username, password.toString(), (ok) => {
       if (!ok) return refuse(BAD_CREDENTIALS, 'not a valid join token', callback)
-      client.deckhandUser = username
-      callback(null, true)
+      admit(client, username, callback)
     })
   } else {
     if (!THING_NAME.test(username) || RESERVED.has(username) || client.id !== username) {
@@ -151,9 +155,37 @@ broker.authenticate = (client, username, password, callback) => {
       return refuse(BAD_CREDENTIALS, 'wrong password', callback)
     }
   }
+  admit(client, username, callback)
+}
+
+function admit (client, username, callback) {
+  const taken = broker.clients[client.id]
+  if (taken) taken.deckhandReason = 'DUPLICATE_CLIENTID' // Aedes closes it once this one is registered
   client.deckhandUser = username
   callback(null, true)
 }
+
+// A thing's connection up or down, as IoT Core's lifecycle event says it (docs/protocol.md): the
+// presence function keeps the newest per thing. The server's own connections are no device's.
+function announce (client, eventType, fields) {
+  if (!isThing(client.deckhandUser)) return
+  const body = { clientId: client.id, timestamp: Date.now(), eventType, ...fields }
+  broker.publish(
+    { cmd: 'publish', topic: `${PRESENCE}/${eventType}/${client.id}`, payload: Buffer.from(JSON.stringify(body)), qos: 1, retain: false, dup: false },
+    () => {}
+  )
+}
+
+// Why a connection ended, in IoT Core's words: the client said DISCONNECT, its keep-alive ran out, the
+// venue cut it off (dh/control/close), another connection took its client id, or it was lost.
+function disconnectReason (client) {
+  if (client.deckhandReason) return client.deckhandReason
+  return client._disconnected ? 'CLIENT_INITIATED_DISCONNECT' : 'CONNECTION_LOST'
+}
+
+broker.on('client', (client) => announce(client, 'connected', {}))
+broker.on('clientDisconnect', (client) => announce(client, 'disconnected', { disconnectReason: disconnectReason(client) }))
+broker.on('keepaliveTimeout', (client) => { client.deckhandReason = 'MQTT_KEEP_ALIVE_TIMEOUT' })
 
 broker.authorizePublish = (client, packet, callback) => {
   const user = client ? client.deckhandUser : undefined
@@ -166,7 +198,8 @@ broker.authorizePublish = (client, packet, callback) => {
 broker.authorizeSubscribe = (client, subscription, callback) => {
   const user = client ? client.deckhandUser : undefined
   // A refused filter is answered 0x80 in the SUBACK (the client stays connected, as with IoT Core).
-  callback(null, user !== undefined && ownsTopic(user, subscription.topic, 'down') ? subscription : null)
+  const allowed = ownsTopic(user, subscription.topic, 'down') || (user === SERVER && subscription.topic === PRESENCE_FILTER)
+  callback(null, user !== undefined && allowed ? subscription : null)
 }
 
 broker.authorizeForward = (client, packet) => {
@@ -181,7 +214,10 @@ broker.on('publish', (packet, client) => {
   if (packet.topic !== CLOSE_TOPIC || !client || client.deckhandUser !== SERVER) return
   const thing = packet.payload.toString()
   const target = PLAYER_THING.test(thing) ? broker.clients[thing] : undefined
-  if (target) target.close()
+  if (target) {
+    target.deckhandReason = 'SERVER_INITIATED_DISCONNECT'
+    target.close()
+  }
 })
 
 function noDelay (socket) {

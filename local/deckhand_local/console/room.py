@@ -5,6 +5,7 @@ so a reload shows what the database holds."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,28 @@ class Seat:
     seat: int
     name: str
     thing: str
+    online: bool | None = None  # the device's connection up (None: the broker has said nothing of it)
+    since: str = ""  # since when, on the venue's clock (HH:MM:SS)
+
+
+def seat_of(p: dict[str, Any]) -> Seat:
+    """A seat of the status's table, with its device's presence (the API gives it to staff)."""
+    online = p.get("online")
+    since = p.get("online_since")
+    return Seat(
+        p["seat"],
+        p.get("name") or p.get("player") or "AI",
+        p.get("thing") or "",
+        online if isinstance(online, bool) else None,
+        clock_time(since) if isinstance(since, int) and isinstance(online, bool) else "",
+    )
+
+
+def clock_time(at_ms: int) -> str:
+    try:
+        return dt.datetime.fromtimestamp(at_ms / 1000).strftime("%H:%M:%S")
+    except (ValueError, OverflowError, OSError):
+        return ""
 
 
 @dataclass(frozen=True)
@@ -36,10 +59,7 @@ class TableRow:
 def rows(status: dict[str, Any], now_ms: int) -> list[TableRow]:
     out = []
     for table in status.get("tables") or []:
-        seats = [
-            Seat(p["seat"], p.get("name") or p.get("player") or "AI", p.get("thing") or "")
-            for p in table.get("players") or []
-        ]
+        seats = [seat_of(p) for p in table.get("players") or []]
         boards = table.get("boards") or []
         current = next((b for b in boards if b.get("status") in IN_PLAY), None)
         turn: list[str] = []

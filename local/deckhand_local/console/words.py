@@ -110,7 +110,6 @@ _ZH: dict[str, str] = {
     "room.stopped": "牌局已暂停：{why}",
     "room.stopped_plain": "牌局已暂停",
     "room.devices": "设备",
-    "room.device_unknown": "在线状态未知",
     "board.waiting": "等待",
     "board.playing": "进行中",
     "board.ended": "已结束",
@@ -224,7 +223,6 @@ _EN: dict[str, str] = {
     "room.stopped": "Board stopped: {why}",
     "room.stopped_plain": "Board stopped",
     "room.devices": "Devices",
-    "room.device_unknown": "online state not known",
     "board.waiting": "waiting",
     "board.playing": "playing",
     "board.ended": "ended",
@@ -685,8 +683,24 @@ _REFEREE_EN: dict[str, str] = {
     "calls.answer": "Answer",
 }
 
+# Each seat's device in the room's grid: its MQTT connection up or down, from the broker's lifecycle
+# events (the round status gives it to staff).
+_PRESENCE_ZH: dict[str, str] = {
+    "presence.online": "在线（自 {since}）",
+    "presence.offline": "离线（自 {since}）",
+    "presence.unknown": "在线状态未知",
+}
+
+_PRESENCE_EN: dict[str, str] = {
+    "presence.online": "online since {since}",
+    "presence.offline": "offline since {since}",
+    "presence.unknown": "online state not known",
+}
+
 _ZH.update(_REFEREE_ZH)
 _EN.update(_REFEREE_EN)
+_ZH.update(_PRESENCE_ZH)
+_EN.update(_PRESENCE_EN)
 CATALOGUE = {ZH: _ZH, EN: _EN}
 
 

@@ -10,6 +10,10 @@ paho delivers every device's messages on one receive thread, so nothing there wa
 only at what the workers learned (routing.py), each thing has a token bucket (ratelimit.py), and the
 workers' queues are bounded. A message over its thing's rate or into a full queue is dropped and
 counted: a device resends an unacknowledged action with its message id, and the server de-duplicates.
+
+The broker's lifecycle events (``$aws/events/presence/+/+``, which only the broker publishes) go to the
+presence handler, as IoT Core's second rule sends them to the presence function: on the worker of the
+device's name, so one device's events keep their order (the handler copes with any order anyway).
 """
 
 from __future__ import annotations
@@ -45,6 +49,9 @@ MAX_PAYLOAD = 8_192
 # memory does not grow with every device message (a handset at its rate would add ~1 GB a day).
 RECENT = 10_000
 ANY_STRANGER = "*"  # the key of the strangers' one bucket
+# The broker's lifecycle events, and the fields the IoT rule on them passes (template.yaml's PresenceRule).
+PRESENCE_FILTER = "$aws/events/presence/+/+"
+PRESENCE_FIELDS = ("eventType", "clientId", "timestamp", "disconnectReason")
 Item = tuple[str, dict[str, Any], Find]  # (thing, the rule's event, what its worker must find first)
 Login = tuple[str, str]  # (username, password): the brokers take no anonymous client
 
@@ -105,16 +112,21 @@ class Bridge:
         strangers_rate: Rate = STRANGERS,
         queue_size: int = QUEUE_SIZE,
         recent: int = RECENT,
+        presence: Handler | None = None,
     ) -> None:
         """``route`` names the table a thing is at (default: the thing itself), called on a worker;
         ``workers`` is how many messages are handled at once, like concurrent Lambda invocations;
         ``rate``/``hello_rate``: each thing's token buckets for all its messages and for its hellos;
         ``strangers_rate``: the one bucket of all things at no known table (before their table is
         found, or at none); ``login``: the server identity's credentials; ``recent``: how many outcomes,
-        accepted and failed messages are kept (the oldest go first)."""
+        accepted and failed messages are kept (the oldest go first); ``presence``: the handler of the
+        broker's lifecycle events (None: not subscribed to them)."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
+        self.presence = presence
+        self.presence_received = 0  # lifecycle events, apart from the devices' messages
+        self.presence_done = 0
         self.route = route
         self.routes = Routes(workers)
         self.rate = Buckets(rate)
@@ -144,7 +156,8 @@ class Bridge:
         self.sub.on_message = self._on_message
         self.sub.suppress_exceptions = True  # a second guard: paho logs a callback's error, goes on
         # On every connect, a reconnect too: a session the broker dropped comes back without it.
-        self.sub.on_connect = lambda client, *a: client.subscribe("dh/+/up", qos=1)
+        topics = [("dh/+/up", 1), *([(PRESENCE_FILTER, 1)] if presence is not None else [])]
+        self.sub.on_connect = lambda client, *a: client.subscribe(topics)
         self.sub.connect(host, port)
         self.sub.loop_start()
         if not ready.wait(5):
@@ -181,6 +194,9 @@ class Bridge:
 
     def _receive(self, message: Any) -> None:
         """No I/O and no waiting, whatever a client sends."""
+        if message.topic.startswith("$aws/"):
+            self._receive_presence(message)
+            return
         thing = message.topic.split("/")[1]
         with self._count:
             self.received += 1
@@ -209,6 +225,21 @@ class Bridge:
             return
         if not self._enqueue(index, (thing, event, find)) and find == "table":
             self.routes.resolved(thing)
+
+    def _receive_presence(self, message: Any) -> None:
+        """A lifecycle event (the broker's own, never a device's: no rate to apply), to the worker of
+        its device's name, with the fields the IoT rule selects."""
+        with self._count:
+            self.presence_received += 1
+        try:
+            body = json.loads(message.payload) if len(message.payload) <= MAX_PAYLOAD else None
+        except ValueError:
+            body = None
+        event = {k: body[k] for k in PRESENCE_FIELDS if k in body} if isinstance(body, dict) else {}
+        client = str(event.get("clientId", ""))
+        if not event or not self._enqueue(worker_of(client, len(self.inboxes)), (client, event, "")):
+            with self._count:
+                self.presence_done += 1
 
     def _enqueue(self, index: int, item: Item) -> bool:
         try:
@@ -274,30 +305,42 @@ class Bridge:
 
     def _process(self, item: Item) -> None:
         thing, event, _ = item
+        presence = "eventType" in event  # a lifecycle event: a device's message never has the field
         try:
-            for attempt in range(self.RETRIES + 1):
-                # The IoT rule invokes the function asynchronously: Lambda retries a failed
-                # invocation twice, then hands the event to the failure destination.
-                try:
-                    outcome = self.handler(dict(event))
-                    self.outcomes.append(outcome)
-                    if outcome.get("status") == "accepted" and event.get("t") != "hello":
-                        self.accepted.append((thing, event.get("msg")))
-                    break
-                except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge
-                    with self._count:
-                        self.errors += 1
-                    if attempt == self.RETRIES:
-                        self.failed.append(event)
+            outcome = self._invoke(self.presence if presence else self.handler, event)
+            accepted = outcome is not None and outcome.get("status") == "accepted"
+            if accepted and not presence and event.get("t") != "hello":
+                self.accepted.append((thing, event.get("msg")))
         finally:
             with self._count:
-                self.processed += 1
+                if presence:
+                    self.presence_done += 1
+                else:
+                    self.processed += 1
+
+    def _invoke(self, handler: Handler | None, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The IoT rule invokes the function asynchronously: Lambda retries a failed invocation twice,
+        then hands the event to the failure destination. The outcome (None: every attempt failed)."""
+        assert handler is not None
+        for attempt in range(self.RETRIES + 1):
+            try:
+                outcome = handler(dict(event))
+                self.outcomes.append(outcome)
+                return outcome
+            except Exception:  # noqa: BLE001 - a handler failure must not stop the bridge
+                with self._count:
+                    self.errors += 1
+                if attempt == self.RETRIES:
+                    self.failed.append(event)
+        return None
 
     def idle(self, timeout: float = 5, settle: float = 0.01) -> None:
         """Wait until every message that reached the bridge has been handled (or dropped)."""
         time.sleep(settle)
         deadline = time.monotonic() + timeout
-        while self.settled < self.received and time.monotonic() < deadline:
+        while (
+            self.settled < self.received or self.presence_done < self.presence_received
+        ) and time.monotonic() < deadline:
             time.sleep(0.005)
 
     def close(self) -> None:

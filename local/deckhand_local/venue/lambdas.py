@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-FUNCTIONS = ("api", "deal", "play", "score", "timers")
+FUNCTIONS = ("api", "deal", "play", "presence", "score", "timers")
 
 
 def repository_root() -> Path:

@@ -243,6 +243,7 @@ class Venue:
             workers=self.bridge_workers,
             route=table_of,
             login=self.server_login,
+            presence=lambda event: call(self.handlers["presence"], "presence", event),
         )
         console = Console(
             self._console_api,

@@ -58,6 +58,7 @@ from ..storage.models import (
     RoundItem,
     transaction,
 )
+from ..storage.presence import Presence, presence_of
 from .scoring import maybe_finish_round
 from .standings_store import load_standings
 
@@ -326,6 +327,13 @@ def player_names(event_id: str, match: bool) -> dict[str, str]:
     return {player_of(p.sk): p.name or player_of(p.sk) for p in list_players(event_id)}
 
 
+def device_seen(thing: str, present: dict[str, Presence]) -> dict[str, Any]:
+    """A seat's device as the staff see it: the thing, and whether its connection is up since when
+    (``online``/``online_since``, ms: absent while the broker has said nothing of it)."""
+    seen = present.get(thing)
+    return {"thing": thing} | ({"online": seen.online, "online_since": seen.since} if seen else {})
+
+
 def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[str, Any]:
     """A round's progress. ``staff`` (the event's owner, organisers, referees) also see why a board
     stopped: a misread names a card of a duplicate board that other tables still play."""
@@ -337,6 +345,8 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
     by_table: dict[str, list[str]] = {}
     for table, b in pairs:
         by_table.setdefault(table, []).append(b)
+    # the staff see each seat's device online or not (its presence item: one batched read a status)
+    present = presence_of([t for e in r.seating for t in e.get("devices") or []]) if staff else {}
     for entry in r.seating:
         boards = []
         for b in by_table.get(entry["table"], []):
@@ -363,7 +373,9 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
                     "seat": seat,
                     "player": player,
                     "name": names.get(player, player) if player else None,
-                    **({"thing": entry["devices"][seat]} if staff and entry.get("devices") else {}),
+                    **(
+                        device_seen(entry["devices"][seat], present) if staff and entry.get("devices") else {}
+                    ),
                 }
                 for seat, player in enumerate(entry["seats"])
             ],

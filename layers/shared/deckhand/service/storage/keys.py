@@ -8,6 +8,7 @@ from __future__ import annotations
 
 META = "META"  # the sort key of an event's or a device's own item
 STATE = "STATE"  # the sort key of a table board
+PRESENCE = "PRESENCE"  # the sort key of a device's presence (connected or not)
 ACTIVE = "ACTIVE"  # the partition of the rounds in play (the timers' sweep)
 PLAYER_PREFIX = "PLAYER#"
 TABLE_PREFIX = "TABLE#"

@@ -165,6 +165,16 @@ class DeviceItem(_Base):
     lang = UnicodeAttribute(null=True)  # the language its screens are drawn in (hello's lang; None: English)
 
 
+class PresenceItem(_Base):
+    """pk DEVICE#<thing name>, sk PRESENCE: whether the device's MQTT connection is up, since when
+    (the broker's lifecycle event time), written only by a newer event (service/storage/presence.py):
+    an item of its own, so a device's assignment is never rewritten by its connecting."""
+
+    online = BooleanAttribute()
+    since = IntAttribute()  # ms: the lifecycle event's timestamp
+    reason = UnicodeAttribute(null=True)  # a disconnect's disconnectReason
+
+
 class LinkItem(_Base):
     """pk EVENT#<id>, sk LINK#<player>: the player's join link. Only the SHA-256 of its secret is kept
     (the token is shown once, to the organiser who issued it); a new link replaces the old one."""
@@ -361,6 +371,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     PairPlayerItem,
     TableItem,
     DeviceItem,
+    PresenceItem,
     LinkItem,
     RoundItem,
     ProgressItem,
