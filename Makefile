@@ -15,7 +15,7 @@ BROKER := tools/broker/node_modules/.installed
 # player's page), and htmx into web/console/vendor/ (the console): the pages load nothing from elsewhere.
 WEB := web/player/vendor/.installed
 
-.PHONY: build-ConsoleFunction play test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
+.PHONY: build-ConsoleFunction play screenshots test test-deep checks lint typecheck imports cfn-lint pytest demo bench bench-doudizhu bench-platform bench-fuzz bench-soak bench-crash clean openapi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -102,6 +102,11 @@ DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))
 # Try Deckhand: a local venue and a one-player event against the AI; open the printed URL (GAME=…).
 play: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
 	$(BIN)/deckhand play $(if $(GAME),--game $(GAME))
+
+# The README's pictures (docs/images/): a venue of its own with a demo event in play, photographed by
+# Playwright on Debian's Chromium (/usr/bin/chromium). Run by hand after a change to the pages; not by `make test`.
+screenshots: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
+	$(BIN)/python tools/screenshots.py
 
 demo: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)
 	$(BIN)/deckhand demo --game $(DEMO_GAME) --seed $(or $(SEED),deckhand-demo) --out out/$(DEMO_GAME)

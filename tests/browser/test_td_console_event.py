@@ -1,16 +1,18 @@
 """A whole event run from the tournament director's console alone, in Chromium against a real local venue,
 in Chinese on a tablet (768 px, never scrolling sideways): the TD creates it, registers its players or
-pairs from a CSV file, starts each round (a match event's pairing shown first), and publishes and
-verifies the results while simulated handsets play — a two-round Big Two event and a two-round Guandan
-Swiss. The same event run through the CLI (the same seeds: the same seating, pairing, deals and
-commitments, and the same bots) ends with the same standings the console shows."""
+pairs from a CSV file, starts each round (a match event's pairing shown first), referees it — answers a
+handset's call, gives a penalty and (Big Two) an artificial score through the referee's forms — and
+publishes and verifies the results while simulated handsets play: a two-round Big Two event and a
+two-round Guandan Swiss. The same event run through the CLI (the same seeds: the same seating, pairing,
+deals and commitments, the same bots, the same referee actions through ``deckhand event referee``) ends
+with the same standings the console shows."""
 
 from __future__ import annotations
 
 import datetime as dt
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,10 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium"),
 ]
 TABLET = {"width": 768, "height": 1024}
+# An artificial score a seat (the form's select for seat n is labelled "座位 n 的人为分").
+ARTIFICIAL = {
+    f"座位 {s + 1} 的人为分": k for s, k in enumerate(("average_plus", "average", "average_minus", "average"))
+}
 
 
 def things(prefix: str, tables: int) -> list[dict[str, Any]]:
@@ -96,14 +102,18 @@ def tables_csv(tables: list[dict[str, Any]]) -> str:
     return "\n".join(", ".join([t["id"], *t["seats"]]) for t in tables)
 
 
-def play_round(page: Any, venue: Any, event_id: str, number: int) -> str:
-    """Start round ``number`` from the event's page and watch the room until it is done; its commitment."""
+def start_round(page: Any, venue: Any, event_id: str, number: int) -> str:
+    """Start round ``number`` from the event's page; its commitment, once dealt."""
     page.goto(f"{venue.api_url}/console/events/{event_id}")
     page.get_by_role("button", name="开始下一轮").click()
     assert page.locator("[data-done]").inner_text() == f"第 {number} 轮已开始发牌。"
     wait(lambda: _commitment(page, venue, event_id) != "", timeout=20, what=f"round {number} dealt")
-    commitment = _commitment(page, venue, event_id)
     no_sideways_scroll(page)
+    return _commitment(page, venue, event_id)
+
+
+def watch_round(page: Any, venue: Any, event_id: str, number: int) -> None:
+    """The room, until round ``number`` is done."""
     page.goto(f"{venue.api_url}/console/events/{event_id}/room")
     summary = page.locator("#grid [data-round-status]")
     wait(
@@ -116,7 +126,50 @@ def play_round(page: Any, venue: Any, event_id: str, number: int) -> str:
         what=f"round {number} done",
     )
     no_sideways_scroll(page)
+
+
+def play_round(page: Any, venue: Any, event_id: str, number: int) -> str:
+    """Start round ``number`` and watch the room until it is done; its commitment."""
+    commitment = start_round(page, venue, event_id, number)
+    watch_round(page, venue, event_id, number)
     return commitment
+
+
+def call_from(devices: Any) -> None:
+    """The first handset presses its referee button once its board is dealt (the game goes on)."""
+    caller = devices.handsets[0]
+    wait(lambda: caller.app.message is not None, timeout=20, what="the handset's first view")
+    devices.pause()
+    caller.app.on_input("call")
+    devices.resume()
+
+
+def answer_call(page: Any, venue: Any, event_id: str) -> None:
+    """The call flashes in the room; the TD answers it on the calls page, and the audit has it."""
+    page.goto(f"{venue.api_url}/console/events/{event_id}/room")
+    wait(lambda: page.locator("#grid .table.called [data-call]").count() == 1, timeout=20, what="the call")
+    page.get_by_role("link", name="呼叫", exact=True).click()
+    page.wait_for_url(f"{venue.api_url}/console/events/{event_id}/calls")
+    page.get_by_label("备注（可留空）").first.fill("到场处理")
+    page.get_by_role("button", name="标记为已处理").first.click()
+    wait(lambda: page.locator("[data-done]").count() == 1, timeout=10, what="the call handled")
+    assert page.locator('[data-handled="yes"]').count() == 1
+    assert page.locator('.audit-entry[data-audit-kind="call_handled"]').count() == 1
+
+
+def referee(page: Any, venue: Any, event_id: str, slug: str, choices: dict[str, str], reason: str) -> None:
+    """A referee form filled (``choices``: a select's label → its value), previewed, confirmed: its
+    audit entry shown."""
+    page.goto(f"{venue.api_url}/console/events/{event_id}/referee/{slug}")
+    for label, value in choices.items():
+        page.get_by_label(label).select_option(value)
+    page.get_by_label("理由（记入审计）").fill(reason)
+    page.get_by_role("button", name="预览").click()
+    wait(lambda: page.locator("[data-preview]").count() == 1, timeout=10, what=f"the {slug} previewed")
+    no_sideways_scroll(page)
+    page.get_by_role("button", name="确认执行").click()
+    wait(lambda: page.locator("[data-done]").count() == 1, timeout=10, what=f"the {slug} done")
+    assert page.locator(f'.audit-entry[data-audit-kind="{slug}"]').count() == 1
 
 
 def _commitment(page: Any, venue: Any, event_id: str) -> str:
@@ -178,8 +231,12 @@ def cli_event(
     spec: dict[str, Any],
     entrants: dict[str, Any],
     tables: list[dict[str, Any]],
+    steps: dict[tuple[str, int], Callable[[Any], None]] | None = None,
 ) -> tuple[list[str], list[tuple[str, str, str]]]:
-    """The same event through ``deckhand event``: its commitments and final standings."""
+    """The same event through ``deckhand event``: its commitments and final standings. ``steps``: what
+    is done to the handsets (given) at a stage of a round — ("before", n) its start, ("started", n)
+    after, ("done", n) once it is over."""
+    step = steps or {}
     state = venue.state_dir
     event_id = spec["event_id"]
     cli(monkeypatch, capsys, state, "create", stdin=spec)
@@ -193,15 +250,18 @@ def cli_event(
         stdin={"tables": [{"id": t["id"], "seats": t["seats"]} for t in tables]},
     )
     commitments = []
-    with handsets(venue, tables, event_id):
-        for _ in (1, 2):
+    with handsets(venue, tables, event_id) as devices:
+        for n in (1, 2):
             if "pairs" in entrants:
                 cli(
                     monkeypatch, capsys, state, "pairing", event_id
                 )  # shown before the round, as in the console
+            step.get(("before", n), lambda _: None)(devices)
             started = cli(monkeypatch, capsys, state, "start-round", event_id)
             commitments.append(started["commitment"])
+            step.get(("started", n), lambda _: None)(devices)
             cli(monkeypatch, capsys, state, "status", event_id, "--wait", "--timeout", "90")
+            step.get(("done", n), lambda _: None)(devices)
     standings = cli(monkeypatch, capsys, state, "standings", event_id)["standings"]
     rows = [
         (s.get("player") or s.get("team"), str(s["place"]), str(s["total"] if "total" in s else s["mp"]))
@@ -238,8 +298,17 @@ def test_a_td_runs_a_two_round_big_two_event_from_the_console(
     page.get_by_role("button", name="登记牌桌").click()
     assert page.locator("[data-done]").inner_text() == "已登记 2 张牌桌。"
     no_sideways_scroll(page)
-    with handsets(venue, tables, "td-b2"):
-        commitments = [play_round(page, venue, "td-b2", n) for n in (1, 2)]
+    with handsets(venue, tables, "td-b2") as devices:
+        commitments = [start_round(page, venue, "td-b2", 1)]
+        call_from(devices)
+        answer_call(page, venue, "td-b2")
+        watch_round(page, venue, "td-b2", 1)
+        commitments.append(play_round(page, venue, "td-b2", 2))
+    # Once the last round is over (an artificial score earlier would tie players whom the next round's
+    # seating parts by their think time, which two runs cannot share): a penalty, and an artificial
+    # score for table T1's board.
+    referee(page, venue, "td-b2", "violation", {"选手": "P3"}, "拖延出牌")
+    referee(page, venue, "td-b2", "artificial", {"牌桌": "T1", "牌副": "1", **ARTIFICIAL}, "牌掉在地上")
     shown = publish_and_verify(page, venue, "td-b2")
     assert len(shown) == 8 and errors == [], errors
 
@@ -247,8 +316,32 @@ def test_a_td_runs_a_two_round_big_two_event_from_the_console(
     entrants = {
         "players": [{"id": number, "name": name, "region": region} for name, number, region in players]
     }
+    from deckhand_local.venue.api_client import ApiClient
+
+    state = venue.state_dir
+
+    def call(devices: Any) -> None:
+        call_from(devices)
+
+        def calls() -> list[dict[str, Any]]:
+            return list(cli(monkeypatch, capsys, state, "calls", "cli-b2")["calls"])
+
+        wait(lambda: calls() != [], timeout=20, what="the call")
+        c = calls()[0]
+        where = {"round": 1, "table": c["table"], "board": c["board"], "seat": c["seat"], "at": c["at"]}
+        ApiClient(state_dir=state).request("POST", "/events/cli-b2/calls/handled", where)
+
+    def penalise(_: Any) -> None:
+        for action in (
+            {"kind": "violation", "player": "P3", "reason": "拖延出牌"},
+            {"kind": "artificial", "round": 2, "table": "T1", "board": "1", "reason": "牌掉在地上",
+             "artificial": list(ARTIFICIAL.values())},
+        ):  # fmt: skip
+            cli(monkeypatch, capsys, state, "referee", "cli-b2", stdin=action)
+
+    steps = {("started", 1): call, ("done", 2): penalise}
     cli_commitments, cli_standings = cli_event(
-        venue, monkeypatch, capsys, cli_spec, entrants, things("clib2", 2)
+        venue, monkeypatch, capsys, cli_spec, entrants, things("clib2", 2), steps
     )
     assert commitments == cli_commitments  # the same deals, committed to before each round
     assert same_standings(shown, cli_standings)
@@ -283,14 +376,20 @@ def test_a_td_runs_a_two_round_guandan_swiss_from_the_console(
     page.get_by_role("button", name="登记牌桌").click()
     assert page.locator("[data-done]").inner_text() == "已登记 2 张牌桌。"
     commitments = []
-    with handsets(venue, tables, "td-gd"):
+    with handsets(venue, tables, "td-gd") as devices:
         for number in (1, 2):
             page.goto(f"{venue.api_url}/console/events/td-gd")
             page.locator("#to-pairing").click()  # the pairing the Swiss makes, before the round
             assert page.locator("[data-pairing]").get_attribute("data-pairing") == str(number)
             assert page.locator("[data-pairs] [data-match]").count() == 2
             no_sideways_scroll(page)
-            commitments.append(play_round(page, venue, "td-gd", number))
+            if number == 1:  # the handsets wait while the TD gives a foul on the board just dealt
+                devices.pause()
+            commitments.append(start_round(page, venue, "td-gd", number))
+            if number == 1:
+                referee(page, venue, "td-gd", "foul", {"选手": "A1"}, "看了对手的牌")
+                devices.resume()
+            watch_round(page, venue, "td-gd", number)
     shown = publish_and_verify(page, venue, "td-gd")
     assert sorted(row[0] for row in shown) == list("ABCD") and errors == [], errors
 
@@ -312,8 +411,15 @@ def test_a_td_runs_a_two_round_guandan_swiss_from_the_console(
             for name, p, region, a, n1, b, n2 in pairs
         ]
     }
+    foul = {"kind": "foul", "player": "A1", "reason": "看了对手的牌"}
+
+    def penalise(devices: Any) -> None:
+        cli(monkeypatch, capsys, venue.state_dir, "referee", "cli-gd", stdin=foul)
+        devices.resume()
+
+    steps = {("before", 1): lambda devices: devices.pause(), ("started", 1): penalise}
     cli_commitments, cli_standings = cli_event(
-        venue, monkeypatch, capsys, cli_spec, entrants, things("cligd", 2)
+        venue, monkeypatch, capsys, cli_spec, entrants, things("cligd", 2), steps
     )
     assert commitments == cli_commitments
     assert same_standings(shown, cli_standings)

@@ -57,3 +57,30 @@ def test_make_test_runs_pytest_on_every_core_and_names_the_slowest_tests():
     assert "-n $(PYTEST_JOBS)" in line and "--dist loadgroup" in line and "--durations=25" in line
     (deep,) = [line for line in _recipe("test-deep") if "pytest" in line]
     assert "DECKHAND_TEST_DEPTH=" in deep
+
+
+LINK = re.compile(r"(!?)\[[^\]]*\]\(([^)\s]+)\)")  # a Markdown link or picture: (the "!", its target)
+PICTURE_BYTES = 200 * 1024  # each picture the README shows, at most (`make screenshots` keeps them so)
+
+
+def test_every_file_and_picture_the_readme_links_is_in_the_repository():
+    """The README's links to files of the repository lead somewhere, and its pictures are PNGs of a
+    reasonable size; it shows the console (issue 37: "the README shows the console in a screenshot")."""
+    text = (ROOT / "README.md").read_text()
+    links = LINK.findall(text) + [("!", src) for src in re.findall(r'<img src="([^"]+)"', text)]
+    local = [(bang, target) for bang, target in links if not re.match(r"[a-z]+:", target)]
+    missing = [target for _, target in local if not (ROOT / target.split("#")[0]).exists()]
+    assert missing == [], f"the README links files that are not there: {missing}"
+    pictures = [ROOT / target for bang, target in local if bang]
+    assert {ROOT / "docs/images/console-room.png", ROOT / "docs/images/player-page.png"} <= set(pictures)
+    for picture in pictures:
+        data = picture.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n"), f"{picture.name} is not a PNG"
+        assert len(data) <= PICTURE_BYTES, f"{picture.name}: {len(data) // 1024} KiB"
+
+
+def test_the_readmes_pictures_are_redrawn_by_hand_never_by_make_test():
+    """`make screenshots` starts a venue and a browser of its own: not a check `make test` runs."""
+    assert _recipe("screenshots") == ["$(BIN)/python tools/screenshots.py"]
+    checks = (ROOT / "Makefile").read_text().split("\nchecks:", 1)[1].splitlines()[0]
+    assert "screenshots" not in checks and "screenshots" not in " ".join(_recipe("pytest"))

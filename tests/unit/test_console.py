@@ -463,6 +463,7 @@ def test_the_grid_marks_calls_and_stopped_boards_and_is_refreshed_by_polling():
     b = re.search(r'<article class="table stopped"[^>]*data-table="B".*?</article>', text, re.S)
     assert a and "data-call" in a.group(0) and "To act: &lt;b&gt;Ann&lt;/b&gt;" in a.group(0)  # escaped
     assert b and "Board stopped: misread" in b.group(0)
+    assert "Referee called! (seat 1)" in a.group(0)  # seat 0 of the status: the card's "Seat 1"
     room_page = page.get("/console/events/cup/room")[1]
     assert 'src="/console/static/vendor/htmx.min.js"' in room_page and 'id="grid"' in room_page
 

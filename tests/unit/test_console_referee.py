@@ -82,8 +82,9 @@ def test_the_forms_offer_the_rounds_choices_and_only_the_kinds_the_rules_allow(c
     assert status == 200 and offered == ["warning", "violation", "withdraw", "adjust", "artificial", "reseat"]
     for match_only in ("foul", "forfeit", "disqualify", "takeover"):
         assert carol.get(f"{CUP}/referee/{match_only}")[0] == 404
+    # No re-seat in a match: its pairs keep their seats (the API refuses it).
     assert referee.kinds_of({"match": {"format": "swiss"}}) == [
-        "warning", "violation", "foul", "forfeit", "disqualify", "withdraw", "reseat", "serve_deal",
+        "warning", "violation", "foul", "forfeit", "disqualify", "withdraw", "serve_deal",
     ]  # fmt: skip
     _, form = carol.get(f"{CUP}/referee/artificial")
     assert re.findall(r'<select id="table".*?</select>', form, re.S)[0].count("<option") == 2

@@ -49,7 +49,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "serve_deal": ("table",),
 }
 MATCH_ONLY = frozenset({"foul", "forfeit", "disqualify", "serve_deal"})  # a game of pairs' penalties
-DUPLICATE_ONLY = frozenset({"adjust", "artificial"})  # a board compared across tables
+# A board compared across tables; a seat changed within a round (a match's pairs keep theirs: the API
+# refuses a match's re-seat, not_for_matches).
+DUPLICATE_ONLY = frozenset({"adjust", "artificial", "reseat"})
 ARTIFICIAL_KINDS = tuple(a.value for a in Artificial)
 AI_SEAT = "ai"  # an artificial form's choice for a seat the AI plays (null in the body)
 

@@ -55,6 +55,11 @@ class TableRow:
     calls: list[int]  # seats whose call for the referee is not handled yet (any board of the round)
     stopped: str | None  # why the board in play stopped ("" when not told)
 
+    @property
+    def called_seats(self) -> str:
+        """The calling seats as the cards number them (seat 1 first; the status counts from 0)."""
+        return ", ".join(str(seat + 1) for seat in self.calls)
+
 
 def rows(status: dict[str, Any], now_ms: int) -> list[TableRow]:
     out = []
