@@ -103,7 +103,7 @@ def test_the_flag_is_shown_to_the_opponent_once_the_marshal_falls() -> None:
     board.apply(move(0, "c6", "c7"))
     assert board.log[-1] == "c6-c7:both" and board.marshal_lost == [True, False]
     assert board.view(1)["flag_shown"] == {"red": "b1", "blue": None}
-    assert " 1 .. Fl .. HQ .." in screen(board, 1)["l"]
+    assert screen(board, 1)["grid"]["r"][-1] == ".f.H."  # row 1: Red's flag shown to Blue on b1
     off = crafted({"c6": (0, "marshal"), "c7": (1, "bomb"), "b1": (0, "flag"), "d12": (1, "flag"),
                    "a6": (0, "company"), "e10": (1, "marshal")})  # fmt: skip
     off.options = off.options.__class__(show_flag_on_marshal_loss=False)
