@@ -7,13 +7,14 @@ Junqi's grid never names an enemy piece's rank."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from deckhand.engines.common.grid import square_names
-from deckhand.engines.contract import Board
+from deckhand.engines.contract import Action, Board
 from deckhand.engines.registry import ENTRIES, game
 from deckhand.service.infra import outgoing
 
@@ -157,3 +158,26 @@ def test_junqi_grids_never_name_an_enemy_rank_over_whole_games(seed: str) -> Non
         if board.finished:
             break
         board.apply(bot(board, board.pending()[0]))
+
+
+def test_the_protocol_docs_example_is_what_the_server_sends_and_the_handset_answers() -> None:
+    """docs/protocol.md, "Boards": the Xiangqi view after h2e2 h9g7 and the handset's move i0-i1."""
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    section = text[text.index("### Boards") : text.index("### Language")]
+    shown, answer = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S))
+    spec = game("xiangqi-2004")
+    board = spec.new_board([], None)
+    board.apply(Action(0, "move", data={"from": "h2", "to": "e2"}))
+    board.apply(Action(1, "move", data={"from": "h9", "to": "g7"}))
+    message = outgoing.view(
+        ruleset="xiangqi-2004",
+        board="KO-1-3",
+        round_no=1,
+        version=3,
+        seat=0,
+        status="playing",
+        left_ms=41000,
+        screen=spec.screen(board, 0),  # type: ignore[misc]
+    )
+    assert message == shown and f"{size(message)} bytes" in section
+    assert picked_through_the_firmware(message, {"from": "i0", "to": "i1"}) == answer["a"]
