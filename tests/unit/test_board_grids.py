@@ -6,6 +6,7 @@ Junqi's grid never names an enemy piece's rank."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -17,6 +18,7 @@ from deckhand.engines.common.grid import square_names
 from deckhand.engines.contract import Action, Board
 from deckhand.engines.registry import ENTRIES, game
 from deckhand.service.infra import outgoing
+from deckhand_local.venue.terminal import CommandError, TerminalHandset
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "device" / "lib") not in sys.path:
@@ -181,3 +183,27 @@ def test_the_protocol_docs_example_is_what_the_server_sends_and_the_handset_answ
     )
     assert message == shown and f"{size(message)} bytes" in section
     assert picked_through_the_firmware(message, {"from": "i0", "to": "i1"}) == answer["a"]
+
+
+def test_a_person_moves_from_the_terminal_by_naming_the_squares() -> None:
+    """``deckhand handset``'s ``move h2 e2``: the squares picked on the firmware as the board names them
+    and the move option sent; a square the grid does not offer first is refused before anything goes."""
+    spec = game("xiangqi-2004")
+    board = spec.new_board([], None)
+    term = TerminalHandset.__new__(TerminalHandset)
+    term.out, term._frames, term.hal = io.StringIO(), -1, HostHal()
+    term.app = Handset(term.hal, Ids())
+    sent = Sent()
+    term.app.attach(sent)
+    term.app.on_message(outgoing.view(
+        ruleset="xiangqi-2004", board="1", round_no=1, version=1, seat=0, status="playing", left_ms=0,
+        screen=spec.screen(board, 0),  # type: ignore[misc]
+    ))  # fmt: skip
+    with pytest.raises(CommandError):
+        term._move(["e5", "e6"])  # no piece there
+    with pytest.raises(CommandError):
+        term._move(["h2"])  # a move takes two squares
+    assert sent.messages == []
+    term.command("move H2 e2")
+    assert sent.messages[-1]["a"] == {"k": "move", "d": {"from": "h2", "to": "e2"}}
+    board.apply(Action(0, "move", data=sent.messages[-1]["a"]["d"]))  # the engine takes it as sent
