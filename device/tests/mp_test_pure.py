@@ -667,3 +667,13 @@ def test_a_board_is_drawn_and_a_move_sent_by_the_squares_picked():
     app.on_message({"t": "ack", "msg": sent["msg"], "v": 6})
     app.on_message(board_view(version=6))  # the next position: the picks are dropped
     assert app.picked == [] and app.cursor is None
+
+
+def test_the_buttons_move_over_the_hand_without_a_grid():
+    hal = Hal()
+    app = Handset(hal, protocol.MessageIds("hs-1", MemStore()))
+    app.attach(Conn())
+    app.on_message(view())  # three cards
+    for event in ("right", "select", "left", "left", "select", "right", "right", "right", "select"):
+        app.on_input(event)
+    assert app.selected == {0, 1, 2} and app.hand_cursor == 2  # the cursor stays on the hand
