@@ -3,7 +3,7 @@
 # main loop does between messages (the WebAssembly port only collects between top-level calls).
 import json
 
-from deckhand_fw import protocol
+from deckhand_fw import board, protocol
 from deckhand_fw.handset import Handset
 
 
@@ -50,11 +50,20 @@ def heap_setup():
 
 
 def heap_step(i):
-    """Feed the i-th view; answer its prompt with the buttons as a player would."""
+    """Feed the i-th view; answer its prompt with the buttons as a player would (a board game's: the
+    first square that may be picked and the next square, then ok; the move may be illegal: no server)."""
     if i >= len(LINES):
         return False
     app = APP[0]
     app.on_message(json.loads(LINES[i]))
+    grid = app.message.get("grid")
+    if grid and app.options() and app.options()[0]["a"].get("q"):
+        app.on_input("right")
+        app.on_input("select")
+        app.on_input("sq:" + str(board.squares(grid)[i % 7]))
+        app.on_input("ok")
+        app.awaiting = None
+        return True
     app.on_input("sel:0")  # a card selected, the next option highlighted, sent: the whole chooser
     app.on_input("next")
     app.on_input("ok")

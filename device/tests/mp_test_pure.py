@@ -2,7 +2,7 @@
 # The views are v2 screens (docs/protocol.md): the hand in display order, status lines, an ask.
 import json
 
-from deckhand_fw import cards, config, protocol, views
+from deckhand_fw import board, cards, config, protocol, views
 from deckhand_fw.dealer import Dealer
 from deckhand_fw.handset import Handset
 from deckhand_fw.resend import ResendQueue
@@ -602,3 +602,78 @@ def test_dealer_deals_108_cards_of_two_decks_copies_being_two_places():
     app.on_message(dict(deal, b="2"))
     assert app.problem == "card 86 is " + order[86] + ", the board has HA" and hal.part.stops == 1
     assert conn.sent[-1]["cards"] == order[:second] + [order[86]]  # what was read, up to the wrong card
+
+
+# A board game's view (docs/protocol.md, "Boards"): a 3-wide grid whose second row has a hole, rows
+# numbered down from 2, squares named {x}{y}; the pieces on a2 and b1 may move first; b2 was the last move.
+GRID = {"w": 3, "r": ["Rr.", "K .", "..."], "y": 2, "x": "abc", "n": "{x}{y}", "m": [1], "s": [0, 3]}
+MOVE_ASK = {
+    "p": "your move: pick a piece, then its point",
+    "o": [{"l": "Move", "a": {"k": "move", "q": ["from", "to"]}}, {"l": "Resign", "a": {"k": "resign"}}],
+}
+
+
+def board_view(grid=GRID, ask=MOVE_ASK, version=5):
+    message = view(ask=ask, hand=(), version=version, lines=["you play Red", "Red to move"])
+    message["grid"] = grid
+    return message
+
+
+def test_a_grid_names_its_squares_by_its_template():
+    assert board.squares(GRID) == [0, 1, 2, 3, 5, 6, 7, 8]  # cell 4 is no square
+    assert [board.name(GRID, c) for c in (0, 3, 5, 8)] == ["a2", "a1", "c1", "c0"]
+    star = {"w": 5, "r": ["  B", " . .", ". R ."], "y": 3, "n": "r{y}c{k}"}  # rows of varying width
+    assert [board.name(star, c) for c in board.squares(star)] == [
+        "r3c1",
+        "r2c1",
+        "r2c2",
+        "r1c1",
+        "r1c2",
+        "r1c3",
+    ]
+    assert not board.is_square(star, 0) and not board.is_square(star, 9) and board.is_square(star, 10)
+
+
+def test_a_board_is_drawn_and_a_move_sent_by_the_squares_picked():
+    hal = Hal()
+    app = Handset(hal, protocol.MessageIds("hs-1", MemStore()))
+    conn = Conn()
+    app.attach(conn)
+    app.on_message(board_view())
+    lines = hal.part.lines
+    assert lines[3:7] == ["  a b c", "2 R+r .", "1 K   .", "0 . . ."] and not any(
+        line.startswith("Hand:") for line in lines
+    )
+    app.on_input("sq:1")  # b2 holds no piece that may move: refused on the screen, nothing picked
+    assert (
+        hal.part.beeps == 1
+        and app.picked == []
+        and "Refused: that square cannot be chosen now" in hal.part.lines
+    )
+    app.on_input("ok")  # no squares yet: nothing is sent
+    assert conn.sent == [] and "Refused: choose the squares first" in hal.part.lines
+    app.on_input("right")  # the buttons: the cursor over the pieces that may move, select picks
+    app.on_input("right")
+    app.on_input("select")
+    assert app.picked == [3] and "Picked: a1" in hal.part.lines
+    app.on_input("sq:8")  # then any square; a second pick of the "to" square replaces it
+    app.on_input("sq:7")
+    assert app.picked == [3, 7] and "Picked: a1 b0" in hal.part.lines
+    assert "0 .>. ." in hal.part.lines  # the cursor on b0
+    app.on_input("ok")
+    sent = conn.sent[-1]
+    assert sent["a"] == {"k": "move", "d": {"from": "a1", "to": "b0"}} and sent["r"] == 1
+    assert len(protocol.encode(sent)) < 200
+    app.on_message({"t": "ack", "msg": sent["msg"], "v": 6})
+    app.on_message(board_view(version=6))  # the next position: the picks are dropped
+    assert app.picked == [] and app.cursor is None
+
+
+def test_the_buttons_move_over_the_hand_without_a_grid():
+    hal = Hal()
+    app = Handset(hal, protocol.MessageIds("hs-1", MemStore()))
+    app.attach(Conn())
+    app.on_message(view())  # three cards
+    for event in ("right", "select", "left", "left", "select", "right", "right", "right", "select"):
+        app.on_input(event)
+    assert app.selected == {0, 1, 2} and app.hand_cursor == 2  # the cursor stays on the hand

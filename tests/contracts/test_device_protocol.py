@@ -29,7 +29,15 @@ from deckhand_fw.handset import Handset  # noqa: E402
 SCREEN = {
     "h": ["D3", "D3", "BJ"],
     "l": ["You to play"],
-    "ask": {"p": "Your lead", "o": [{"l": "Play", "a": {"k": "play", "c": True}}], "s": [0, 1]},
+    "grid": {"w": 3, "r": ["ab.", " c"], "y": 2, "x": "xyz", "n": "{x}{y}", "m": [0], "s": [0, 1]},
+    "ask": {
+        "p": "Your lead",
+        "o": [
+            {"l": "Play", "a": {"k": "play", "c": True}},
+            {"l": "Move", "a": {"k": "move", "q": ["from", "to"]}},
+        ],
+        "s": [0, 1],
+    },
 }
 # One message of each kind, every optional field present.
 BUILT = {
@@ -72,6 +80,8 @@ def test_both_sides_know_the_same_kinds_and_fields() -> None:
     assert outgoing.ACTION_FIELDS == protocol.ACTION_FIELDS
     assert outgoing.ASK_FIELDS == protocol.ASK_FIELDS
     assert outgoing.OPTION_FIELDS == protocol.OPTION_FIELDS
+    assert outgoing.GRID_FIELDS == protocol.GRID_FIELDS
+    assert set(BUILT["view"]["grid"]) == set(protocol.GRID_FIELDS)  # the example carries every field
 
 
 @pytest.mark.parametrize("kind", sorted(outgoing.DOWN_FIELDS))
@@ -112,6 +122,7 @@ def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
         protocol.act("hs-2", "1", {"k": "play", "c": True}, ["D3", "C3"], 2),
         protocol.act("hs-3", "1", {"k": "bid", "v": 2}),
         protocol.act("hs-4", "1", {"k": "play", "c": True, "d": {"as": "H5"}}, ["HA"]),
+        protocol.act("hs-5", "1", {"k": "move", "q": ["from", "to"]}, None, 2, ["h2", "e2"]),
     ]
     for message in up:
         assert set(message) - {"t"} <= set(protocol.UP_FIELDS[message["t"]])
@@ -123,6 +134,7 @@ def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
         isinstance(act, device_messages.Act) and act.a.k == "play" and act.a.c == ["D3", "C3"] and act.r == 2
     )
     assert device_messages.parse(up[5]).a.d == {"as": "H5"}  # type: ignore[union-attr]
+    assert up[6]["a"] == {"k": "move", "d": {"from": "h2", "to": "e2"}}  # the picked squares as its data
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

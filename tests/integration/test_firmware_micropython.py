@@ -10,7 +10,7 @@ import pytest
 from deckhand.engines.common.cards import make_deck
 from deckhand.engines.common.shuffle import seeded_shuffle
 from deckhand.engines.registry import DEALT_RULESETS as RULESETS
-from deckhand.engines.registry import game
+from deckhand.engines.registry import ENTRIES, game
 from deckhand.service.infra import outgoing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +23,10 @@ pytestmark = pytest.mark.skipif(
 
 
 SCREENED = [r for r in RULESETS if game(r).screen is not None]
+BOARD_GAMES = [e.ruleset for e in ENTRIES if not e.dealt]
+# Plies of a bot game the heap test plays through (each of seat 0's views answered by squares picked):
+# Xiangqi's bot is slow; the others to their densest middle game.
+BOARD_PLIES = {"xiangqi-2004": 24}
 
 
 def board_views(seat: int = 0, ruleset: str = RULESETS[0]) -> list[dict]:
@@ -64,6 +68,36 @@ def board_views(seat: int = 0, ruleset: str = RULESETS[0]) -> list[dict]:
         version += 1
 
 
+def board_game_views(ruleset: str, seat: int = 0) -> list[dict]:
+    """Seat 0's view messages over a bot game of a board game (its grid; the start lines at their
+    longest and a 13-digit ``dl``, more than any game takes)."""
+    spec = game(ruleset)
+    assert spec.screen is not None
+    board = spec.new_board([], None)
+    bot = spec.bot()
+    messages: list[dict] = []
+    for version in range(1, BOARD_PLIES.get(ruleset, 150)):
+        drawn = spec.screen(board, seat)
+        drawn["l"] = [*drawn["l"], "You: " + "W" * 24 + " (seat 0)", "Deal commitment 3f9a 1c2b 77de 0a41"]
+        status = "ended" if board.finished else "playing"
+        messages.append(
+            outgoing.view(
+                ruleset=ruleset,
+                board="KO-1-12",
+                round_no=1,
+                version=version,
+                seat=seat,
+                status=status,
+                left_ms=3_600_000_000_000,
+                screen=drawn,
+            )
+        )
+        if board.finished:
+            break
+        board.apply(bot(board, board.pending()[0]))
+    return messages
+
+
 def largest_view(version: int) -> dict:
     tokens = [s + r for r in "3456789TJQKA2" for s in "DCHS"]
     hand = [t for t in tokens[:13] for _ in range(2)][:25] + ["BJ", "RJ"]  # two decks: tokens come twice
@@ -91,7 +125,8 @@ def run_micropython(tmp_path, *tests, ruleset=RULESETS[0]):
     data = tmp_path / "data"
     data.mkdir()
     with open(data / "board_views.jsonl", "w") as f:
-        for m in board_views(ruleset=ruleset):
+        views = board_game_views(ruleset) if ruleset in BOARD_GAMES else board_views(ruleset=ruleset)
+        for m in views:
             f.write(json.dumps(m, separators=(",", ":"), ensure_ascii=False) + "\n")
     proc = subprocess.run(
         [NODE, str(MP / "run.mjs"), str(ROOT / "device" / "lib"), str(data), *map(str, tests)],
@@ -108,13 +143,14 @@ def run_micropython(tmp_path, *tests, ruleset=RULESETS[0]):
 def test_pure_modules_under_micropython(tmp_path):
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_pure.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "micropython: 24 passed, 0 failed" in proc.stdout
+    assert "micropython: 27 passed, 0 failed" in proc.stdout
 
 
-@pytest.mark.parametrize("ruleset", SCREENED)
+@pytest.mark.parametrize("ruleset", SCREENED + BOARD_GAMES)
 def test_handset_heap_budget_under_micropython(tmp_path, ruleset):
     """Every game with a screen: a whole board's views (Guandan: 27-card two-deck hands, two boards with
-    the tribute and return between) fit the heap budget and 1 KiB (the assertions of mp_test_heap)."""
+    the tribute and return between; a board game's grid, each move sent by two squares picked) fit the
+    heap budget and 1 KiB (the assertions of mp_test_heap)."""
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_heap.py", ruleset=ruleset)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "handset heap over a board" in proc.stdout

@@ -300,8 +300,9 @@ def test_the_screen_draws_the_star_row_by_row_in_both_languages() -> None:
     board = CheckersBoard()
     for lang in ("en", "zh-CN"):
         red, blue = SPEC.screen(board, 0, lang), SPEC.screen(board, 1, lang)
-        assert len(red["l"]) == len(blue["l"]) == 1 + 17 + 1 and "ask" in red and "ask" not in blue
-        assert [o["a"]["k"] for o in red["ask"]["o"]] == ["resign", "offer"]
-    english = SPEC.screen(board, 0, "en")["l"]
-    assert english[1].split() == ["17", "B"] and english[-2].split() == ["1", "R"]
-    assert english[5] == "13 . . . . . . . . . . . . ." and english[9] == " 9     . . . . . . . . ."
+        assert len(red["l"]) == len(blue["l"]) == 3 and "ask" in red and "ask" not in blue
+        assert [o["a"]["k"] for o in red["ask"]["o"]] == ["move", "resign", "offer"]
+        assert red["ask"]["o"][0]["a"]["q"] == ["from", "to"]
+    rows = SPEC.screen(board, 0, "en")["grid"]["r"]  # the star, row 17 first, points at their places
+    assert rows[0].split() == ["B"] and rows[-1].split() == ["R"] and len(rows) == 17
+    assert rows[4] == ". . . . . . . . . . . . ." and rows[8] == "    . . . . . . . . ."

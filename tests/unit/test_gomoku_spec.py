@@ -12,6 +12,7 @@ from deckhand.engines.contract import Action, Lang, outcome_of
 from deckhand.engines.gomoku.board import GomokuBoard, move
 from deckhand.engines.gomoku.options import ForbiddenRule, Options
 from deckhand.engines.gomoku.spec import EMPTY_BOARD
+from deckhand.engines.gomoku.stones import COLUMNS
 from deckhand.engines.registry import ALIASES, DEALT_RULESETS, by_alias
 from deckhand.engines.spec import Competition
 from deckhand.errors import DeckhandError
@@ -75,7 +76,7 @@ def test_white_is_offered_the_claim_after_every_black_stone() -> None:
     automatic = screen(played(FORBIDDEN[:-1] + ["O15"], Options(ForbiddenRule.AUTOMATIC)), 1, "en")
     assert all(o["a"]["k"] != "claim" for o in automatic["ask"]["o"])  # no claim under ``automatic``
     black = screen(played(BEFORE), 0, "en")
-    assert [o["a"]["k"] for o in black["ask"]["o"]] == ["resign", "offer"]
+    assert [o["a"]["k"] for o in black["ask"]["o"]] == ["move", "resign", "offer"]
     assert "ask" not in screen(played(BEFORE), 1, "en")  # not White's move
 
 
@@ -94,18 +95,27 @@ def test_nothing_white_receives_tells_a_forbidden_stone_from_a_harmless_one(lang
     a, b = screen(forbidden, 1, lang), screen(harmless, 1, lang)
     assert a["ask"] == b["ask"] and a["h"] == b["h"] == [] and len(a["l"]) == len(b["l"])
     lines = [n for n, (x, y) in enumerate(zip(a["l"], b["l"], strict=True)) if x != y]
-    assert lines == [1, 8, 17]  # row 15 (O15), row 8 (I8) and the last stone's line
+    assert lines == [2]  # the last stone's line
+    rows = [n for n, (x, y) in enumerate(zip(a["grid"]["r"], b["grid"]["r"], strict=True)) if x != y]
+    assert rows == [0, 7] and a["grid"]["m"] != b["grid"]["m"]  # row 15 (O15), row 8 (I8), the last stone
 
 
 def test_the_screen_draws_the_board_in_both_languages() -> None:
     board = played(["H8", "G7"])
     english, chinese = screen(board, 0, "en"), screen(board, 0, "zh-CN")
     assert english["h"] == [] and english["l"][0] == "you play Black"
-    assert english["l"][8] == " 8 . . . . . . . X . . . . . . ."
-    assert english["l"][9].startswith(" 7 . . . . . . O")
-    assert english["l"][16] == "   A B C D E F G H I J K L M N O" and "Black to move" in english["l"]
-    assert chinese["l"][0] == "你执黑方" and "轮到黑方落子" in chinese["l"] and "●" in chinese["l"][8]
-    assert chinese["ask"]["p"] == "请落子：报点（H8）"
+    grid = english["grid"]  # the handset's grid: ASCII in both languages, row 15 at the top
+    assert grid == chinese["grid"] and (grid["w"], grid["y"], grid["x"], grid["n"]) == (
+        15,
+        15,
+        COLUMNS,
+        "{x}{y}",
+    )
+    assert grid["r"][7] == ".......X......." and grid["r"][8].startswith("......O")
+    assert grid["m"] == [8 * 15 + 6] and "s" not in grid  # G7 marked; a stone goes on any point
+    assert "Black to move" in english["l"] and english["ask"]["o"][0]["a"] == {"k": "move", "q": ["point"]}
+    assert chinese["l"][0] == "你执黑方" and "轮到黑方落子" in chinese["l"]
+    assert chinese["ask"]["p"] == "请落子：选一个点"
     board.apply(Action(0, "resign"))
     assert screen(board, 1, "en")["l"][-1] == "White wins (resign)"
 

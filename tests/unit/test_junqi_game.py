@@ -103,7 +103,7 @@ def test_the_flag_is_shown_to_the_opponent_once_the_marshal_falls() -> None:
     board.apply(move(0, "c6", "c7"))
     assert board.log[-1] == "c6-c7:both" and board.marshal_lost == [True, False]
     assert board.view(1)["flag_shown"] == {"red": "b1", "blue": None}
-    assert " 1 .. Fl .. HQ .." in screen(board, 1)["l"]
+    assert screen(board, 1)["grid"]["r"][-1] == ".f.H."  # row 1: Red's flag shown to Blue on b1
     off = crafted({"c6": (0, "marshal"), "c7": (1, "bomb"), "b1": (0, "flag"), "d12": (1, "flag"),
                    "a6": (0, "company"), "e10": (1, "marshal")})  # fmt: skip
     off.options = off.options.__class__(show_flag_on_marshal_loss=False)
@@ -256,3 +256,18 @@ def test_the_spec_registers_a_board_game_with_typed_options() -> None:
         spec.new_board([], {"seed": 5})
     board = spec.new_board([], {"options": {"show_flag_on_marshal_loss": False}, "seed": "s"})
     assert isinstance(board, JunqiBoard) and not board.options.show_flag_on_marshal_loss and board.seed == "s"
+
+
+def test_a_setup_may_be_named_as_the_handset_offers_it() -> None:
+    """``"standard"`` is the bot's sound setup, ``"random"`` the seat's seeded random one (a whole
+    placement does not fit a handset's message); any other string is no setup."""
+    board = JunqiBoard.from_order([], {"seed": "named"})
+    with pytest.raises(Rejected) as refused:
+        board.apply(Action(0, "setup", data="best"))
+    assert refused.value.code == "square"
+    board.apply(Action(0, "setup", data="standard"))
+    board.apply(Action(1, "setup", data="random"))
+    assert board.setups[0] == dict(sorted(sound_setup(0).items()))
+    assert board.setups[1] == dict(sorted(random_setup("named", 1).items()))
+    options = screen(JunqiBoard.from_order([], {"seed": "named"}), 0)["ask"]["o"]
+    assert [o["a"] for o in options] == [{"k": "setup", "d": "standard"}, {"k": "setup", "d": "random"}]

@@ -272,5 +272,22 @@ def test_the_screen_draws_the_board_in_both_languages() -> None:
     assert spec.screen is not None
     board = spec.new_board([], None)
     english, chinese_screen = spec.screen(board, 1, "en"), spec.screen(board, 1, "zh-CN")
-    assert english["h"] == [] and english["l"][1] == "9 r n b a k a b n r" and "Red to move" in english["l"]
+    assert english["h"] == [] and "Red to move" in english["l"] and "ask" not in english
+    grid = english["grid"]  # the handset's grid: ASCII in both languages, Red at the bottom
+    assert grid == chinese_screen["grid"] and (grid["w"], grid["y"], grid["x"], grid["n"]) == (
+        9,
+        9,
+        "abcdefghi",
+        "{x}{y}",
+    )
+    assert grid["r"][0] == "rnbakabnr" and grid["r"][7] == ".C.....C." and grid["r"][9] == "RNBAKABNR"
     assert chinese_screen["l"][0] == "你执黑方" and chinese_screen["l"][-1] == "轮到红方走棋"
+    red = spec.screen(board, 0, "en")  # Red to move: the move picked as two points, and the game's words
+    assert [o["a"] for o in red["ask"]["o"]] == [
+        {"k": "move", "q": ["from", "to"]},
+        {"k": "resign"},
+        {"k": "offer"},
+    ]
+    assert len(red["grid"]["s"]) == 16 and "m" not in red["grid"]  # each of Red's pieces has a move
+    board.apply(Action(0, "move", data={"from": "h2", "to": "e2"}))
+    assert spec.screen(board, 1, "en")["grid"]["m"] == [7 * 9 + 4, 7 * 9 + 7]  # h2 and e2 marked

@@ -1,6 +1,15 @@
 // Drawing the seat's screen from its state: plain DOM, redrawn whole on each change (a hand is at most
 // a few dozen cards). What tests drive is marked as docs/client.md says: data-card, data-option,
-// data-line, data-clock, data-reject, data-results, and data-online on the root.
+// data-line, data-grid-row, data-clock, data-reject, data-results, and data-online on the root.
+
+// A board game's grid (docs/protocol.md, "Boards") as text rows, each numbered, until the page draws
+// the boards themselves: the board stays in sight where the status lines used to carry it.
+function gridRows (view) {
+  const grid = view && view.grid
+  if (!grid || !Array.isArray(grid.r)) return []
+  const width = String(grid.y).length
+  return grid.r.map((row, i) => String(grid.y - i).padStart(width, ' ') + ' ' + row.split('').join(' '))
+}
 
 function el (tag, attributes = {}, text = null) {
   const node = document.createElement(tag)
@@ -75,7 +84,10 @@ export function draw (root, state, link, t, settings) {
   drawResults($('results'), view, t)
 
   const lines = $('lines')
-  lines.replaceChildren(...(view && Array.isArray(view.l) ? view.l : []).map((line) => el('li', { 'data-line': '' }, line)))
+  lines.replaceChildren(
+    ...(view && Array.isArray(view.l) ? view.l : []).map((line) => el('li', { 'data-line': '' }, line)),
+    ...gridRows(view).map((row) => el('li', { 'data-grid-row': '' }, row))
+  )
 
   const hand = $('hand')
   const cards = state.hand().map((token, i) => cardButton(token, t, {

@@ -1,7 +1,8 @@
-# The handset app: one generic screen for every game and a chooser. It shows the hand, the status
-# lines and the prompt the server drew; the buttons select cards and move between the prompt's
-# options; the chosen option goes up as one `act` message. The handset knows no game.
-from . import protocol
+# The handset app: one generic screen for every game and a chooser. It shows the hand (or a board
+# game's grid), the status lines and the prompt the server drew; the buttons select cards (or pick
+# squares) and move between the prompt's options; the chosen option goes up as one `act` message. The
+# handset knows no game.
+from . import board, protocol
 from .views import ask_of, countdown, screen, selectable
 
 CALL = "call"  # the platform's action: call the referee to the table (docs/protocol.md)
@@ -26,6 +27,9 @@ class Handset:
         self.shown_at = 0  # when the view came (the hal's ticks): its ``dl`` counts down from there
         self.seconds = 0  # the seconds left the screen shows (0: none)
         self.unknown = None  # why the server refused this thing (no table has it), until it answers otherwise
+        self.picked = []  # the grid's cells picked, in order (a move's from and to)
+        self.cursor = None  # the grid's cell the buttons point at
+        self.hand_cursor = 0  # the card of the hand the buttons point at
 
     def attach(self, conn):
         self.conn = conn
@@ -87,6 +91,9 @@ class Handset:
                 self.choice = self.choice if kept is not None else 0
                 self.rejection = None
                 self.offered = None
+                if kept is None:
+                    self.picked = []
+                    self.cursor = None
                 if message["st"] != "stopped":
                     self.stopped = None
         elif kind == "reject":
@@ -144,7 +151,16 @@ class Handset:
             return
         elapsed = self.elapsed()
         self.seconds = countdown(self.message.get("dl", 0), elapsed)
-        lines = screen(self.message, self.selected, elapsed, self.rejection, self.choice, self.offered)
+        lines = screen(
+            self.message,
+            self.selected,
+            elapsed,
+            self.rejection,
+            self.choice,
+            self.offered,
+            self.picked,
+            self.cursor,
+        )
         if self.stopped:
             lines.append("STOPPED: " + self.stopped)
         if self.called == self.message["b"]:
@@ -155,8 +171,29 @@ class Handset:
         """Buttons or touch: 'sel:<i>' selects or unselects card i of the hand (only the cards the ask
         lets be selected; a new selection drops a choice a refusal offered for the old one); 'next'
         highlights the next option, 'opt:<n>' option n (from 0); 'ok' sends the highlighted option;
-        'call' calls the referee to the table."""
+        'call' calls the referee to the table. A board game's grid: 'sq:<i>' picks (or unpicks) cell i;
+        'left'/'right' move the cursor over the squares that may be picked, 'select' picks the cursor's
+        (without a grid they move over the hand and select its card)."""
         if self.message is None or self.conn is None:
+            return
+        grid = self.message.get("grid")
+        if event in ("left", "right", "select"):
+            if grid:
+                self._grid_button(grid, event)
+                return
+            if event == "select":
+                event = "sel:" + str(self.hand_cursor)
+            else:
+                step = 1 if event == "right" else -1
+                self.hand_cursor = max(0, min(len(self.hand()) - 1, self.hand_cursor + step))
+                return
+        if event.startswith("sq:"):
+            try:
+                cell = int(event[3:])
+            except ValueError:
+                return
+            if grid:
+                self._pick(grid, cell)
             return
         if event == "call":
             # Any game, any moment of a board: the referee is called to this table (never blocks play).
@@ -198,6 +235,14 @@ class Handset:
         if event != "ok" or not self.ready():
             return  # the last decision is still on its way, or the view is older than it
         action = options[self.choice if self.choice < len(options) else 0]["a"]
+        if action.get("q"):
+            grid = self.message.get("grid")
+            if not grid or len(self.picked) != len(action["q"]):
+                self.rejection = "choose the squares first"
+                self.render()
+                return
+            self.act(action, None, [board.name(grid, c) for c in self.picked])
+            return
         cards = None
         if action.get("c"):
             hand = self.hand()
@@ -208,11 +253,52 @@ class Handset:
                 return
         self.act(action, cards)
 
-    def act(self, action, cards=None):
-        """Send one action ({"k", "v"?, "c"?, "d"?}) for the board shown; the chooser sends the
-        highlighted option through it."""
+    def act(self, action, cards=None, squares=None):
+        """Send one action ({"k", "v"?, "c"?, "d"?, "q"?}) for the board shown; the chooser sends the
+        highlighted option through it (``squares``: the picked squares' names, for an option with ``q``)."""
         if self.message is not None:
-            self._send(protocol.act(self.ids.next(), self.message["b"], action, cards))
+            self._send(protocol.act(self.ids.next(), self.message["b"], action, cards, None, squares))
+
+    def _squares_wanted(self):
+        """How many squares the ask's move takes (0: none is asked for)."""
+        for option in self.options():
+            if option["a"].get("q"):
+                return len(option["a"]["q"])
+        return 0
+
+    def _pick(self, grid, cell):
+        """Pick a square (a picked one again: unpick it); the last pick is replaced once the move has
+        all its squares. Only while a move is asked for, the first among the squares the grid offers."""
+        if cell in self.picked:
+            self.picked.remove(cell)
+        elif not self._squares_wanted() or not board.may_pick(grid, self.picked, cell):
+            self.rejection = "that square cannot be chosen now"
+            self.hal.buzzer.beep()
+        else:
+            if len(self.picked) >= self._squares_wanted():
+                self.picked.pop()
+            self.picked.append(cell)
+            self.rejection = None
+            self.offered = None
+        self.cursor = cell if board.is_square(grid, cell) else self.cursor
+        self.render()
+
+    def _grid_button(self, grid, event):
+        """The buttons on a grid: left/right move the cursor over the squares that may be picked
+        (wrapping), select picks the cursor's."""
+        if event == "select":
+            if self.cursor is not None:
+                self._pick(grid, self.cursor)
+            return
+        cells = board.first_choices(grid, self.picked)
+        if not cells:
+            return
+        if self.cursor not in cells:
+            self.cursor = cells[0] if event == "right" else cells[-1]
+        else:
+            at = cells.index(self.cursor) + (1 if event == "right" else -1)
+            self.cursor = cells[at % len(cells)]
+        self.render()
 
     def _send(self, message):
         if self.message is not None:

@@ -12,11 +12,14 @@ UP_FIELDS = {
 DOWN_FIELDS = {
     "ack": ("msg", "v", "dup"),
     "reject": ("msg", "code", "why", "ask"),
-    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask"),
+    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "grid", "ask"),
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
 }
-ACTION_FIELDS = ("k", "v", "c", "d")  # kind, value, cards (tokens up; true in an option), data
+# kind, value, cards (tokens up; true in an option), data; q (an option's): the keys of the data the
+# picked squares go under, in order
+ACTION_FIELDS = ("k", "v", "c", "d", "q")
+GRID_FIELDS = ("w", "r", "y", "x", "n", "m", "s")  # a board's grid: docs/protocol.md, "Boards"
 ASK_FIELDS = ("p", "o", "s")  # an ask: the prompt, its options, the places of the selectable cards
 OPTION_FIELDS = ("l", "a")  # an option: its label and the action it sends
 UNKNOWN_DEVICE = "unknown_device"  # the refusal of a thing no table has: the screen says so
@@ -51,10 +54,11 @@ class MessageIds:
         return self.thing + "-" + str(self.counter)
 
 
-def act(msg, board, action, cards=None, rnd=None):
+def act(msg, board, action, cards=None, rnd=None, squares=None):
     """The action of an option of the view's ask, for ``board`` of round ``rnd`` (from the view: the
-    server then reads the board directly): its kind, value and data as the server gave them, and the
-    player's selected cards when the option takes cards (``c``)."""
+    server then reads the board directly): its kind, value and data as the server gave them, the
+    player's selected cards when the option takes cards (``c``), and the names of the picked squares
+    as its data when it takes squares (``q``: the data's keys, in the order picked)."""
     a = {"k": action["k"]}
     if "v" in action:
         a["v"] = action["v"]
@@ -62,6 +66,9 @@ def act(msg, board, action, cards=None, rnd=None):
         a["c"] = list(cards or [])
     if "d" in action:
         a["d"] = action["d"]
+    if action.get("q"):
+        names = squares or []
+        a["d"] = {key: names[i] for i, key in enumerate(action["q"]) if i < len(names)}
     m = {"t": "act", "msg": msg, "board": board, "a": a}
     if rnd is not None:
         m["r"] = rnd

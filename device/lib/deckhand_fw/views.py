@@ -1,5 +1,6 @@
 # What the handset screen shows, as plain lines, from the last view the server sent: one generic
 # screen for every game (the server draws the status lines and the ask; docs/protocol.md).
+from . import board
 from .cards import pretty
 
 
@@ -27,11 +28,12 @@ def selectable(ask, i):
     return places is None or i in places
 
 
-def screen(message, selected, elapsed_ms, rejection=None, choice=0, offered=None):
+def screen(message, selected, elapsed_ms, rejection=None, choice=0, offered=None, picked=(), cursor=None):
     """Lines for the display (``elapsed_ms``: since the view came): board and whether it is this
-    seat's turn with the seconds left to decide, the server's status lines,
-    the hand with the selection marked (cards that cannot be selected now in parentheses), the prompt
-    and its options (the highlighted one in brackets) — ``offered``'s when a refusal offered a choice."""
+    seat's turn with the seconds left to decide, the server's status lines, a board game's grid with
+    the cursor, the ``picked`` squares and the last move marked, the hand with the selection marked
+    (cards that cannot be selected now in parentheses), the prompt and its options (the highlighted
+    one in brackets) — ``offered``'s when a refusal offered a choice."""
     head = "Board " + str(message["b"]) + "  seat " + str(message["s"])
     ask = ask_of(message)
     if ask is not None and offered is not None:
@@ -49,6 +51,11 @@ def screen(message, selected, elapsed_ms, rejection=None, choice=0, offered=None
     lines = [head]
     for line in message.get("l", ()):
         lines.append(line)
+    grid = message.get("grid")
+    if grid:
+        lines.extend(board.lines(grid, picked, cursor))
+        if picked:
+            lines.append("Picked: " + " ".join(board.name(grid, c) for c in picked))
     hand = message.get("h", ())
     marks = []
     for i, card in enumerate(hand):
@@ -58,7 +65,8 @@ def screen(message, selected, elapsed_ms, rejection=None, choice=0, offered=None
             marks.append(pretty(card))
         else:
             marks.append("(" + pretty(card) + ")")
-    lines.append("Hand: " + " ".join(marks))
+    if hand or not grid:
+        lines.append("Hand: " + " ".join(marks))
     legal = message.get("legal")
     if legal is not None and selected:
         chosen = sorted(hand[i] for i in selected if i < len(hand))

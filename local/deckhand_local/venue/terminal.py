@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
+from deckhand.engines.common.grid import square_names
+
 from .provisioning import VenueLink
 from .simulated import SimulatedDevice
 
@@ -23,6 +25,8 @@ HELP = """Commands:
                    two decks a card named twice selects both copies)
   play <cards>     select these cards and send the prompt's option that takes cards
                    (when they read several ways, the prompt then lists the readings: choose one)
+  move <squares>   pick these squares on the board (h2 e2; one for a stone: H8) and send the
+                   prompt's option that takes squares, as the board names them
   hand             print the screen again
   referee          call the referee to this table
   help             this text
@@ -93,6 +97,8 @@ class TerminalHandset(SimulatedDevice):
                 self._select(args)
             elif verb == "play":
                 self._play(args)
+            elif verb == "move":
+                self._move(args)
             elif verb == "choose" or (verb.isdigit() and not args):
                 number = args[0] if verb == "choose" and len(args) == 1 else verb
                 if not number.isdigit():
@@ -129,6 +135,8 @@ class TerminalHandset(SimulatedDevice):
         options = self._options()
         if not 0 <= n < len(options):
             raise CommandError(f"there is no option {n + 1} (1–{len(options)})")
+        if options[n]["a"].get("q") and len(self.app.picked) != len(options[n]["a"]["q"]):
+            raise CommandError("pick the squares first: type move and the squares (move h2 e2)")
         if options[n]["a"].get("c") and not self.app.selected:
             raise CommandError("select the cards first (select …), or type play and the cards")
         self.app.on_input(f"opt:{n}")
@@ -178,6 +186,31 @@ class TerminalHandset(SimulatedDevice):
             self.app.on_input(f"sel:{i}")
         for i in picks:
             self.app.on_input(f"sel:{i}")
+        self._choose(takes)
+
+    def _move(self, words: list[str]) -> None:
+        """Pick the named squares (the grid's names, as the firmware names them) and send the option
+        that takes them; the server judges the move."""
+        options = self._options()
+        grid = (self.app.message or {}).get("grid")
+        takes = next((n for n, o in enumerate(options) if o["a"].get("q")), None)
+        if not grid or takes is None:
+            raise CommandError("there is no move to make now: choose one of the prompt's options")
+        wanted = len(options[takes]["a"]["q"])
+        if len(words) != wanted:
+            raise CommandError(f"name {wanted} square{'s' if wanted > 1 else ''}, e.g. move h2 e2")
+        cells = {name.lower(): cell for name, cell in square_names(grid).items()}
+        picks = []
+        for word in words:
+            if word.lower() not in cells:
+                raise CommandError(f"{word} is not a square of the board")
+            picks.append(cells[word.lower()])
+        for cell in list(self.app.picked):
+            self.app.on_input(f"sq:{cell}")  # start from no square picked
+        for cell in picks:
+            self.app.on_input(f"sq:{cell}")
+        if len(self.app.picked) != wanted:
+            raise CommandError(f"{words[0]} cannot be chosen now (no piece of yours that can move)")
         self._choose(takes)
 
     def run(self, lines: IO[str], *, tick: float = 0.05) -> int:

@@ -30,29 +30,22 @@ class Display:
 
 
 class Buttons:
-    """Five buttons: left/right move a cursor over the hand, select toggles its card, next highlights
-    the next option of the prompt, ok sends the highlighted option."""
+    """Five buttons: left/right move the app's cursor (over the hand, or a board's squares), select
+    toggles its card (picks its square), next highlights the next option of the prompt, ok sends the
+    highlighted option. Each press goes to the app by its name."""
 
     def __init__(self):
         self.pins = {}
         for name, pin in BUTTONS.items():
             self.pins[name] = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
         self.last = {}
-        self.cursor = 0
 
     def poll(self):
         for name, pin in self.pins.items():
             down = pin.value() == 0
             if down and not self.last.get(name):
                 self.last[name] = True
-                if name == "left":
-                    self.cursor = max(0, self.cursor - 1)
-                elif name == "right":
-                    self.cursor += 1
-                elif name == "select":
-                    return "sel:" + str(self.cursor)
-                else:
-                    return name
+                return name
             elif not down:
                 self.last[name] = False
         return None

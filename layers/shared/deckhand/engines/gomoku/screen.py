@@ -1,6 +1,7 @@
-"""Gomoku's handset screen, for now in text lines: the board row by row (row 15 at the top), the last
-stone, whose move it is and how the game ended, in English or Chinese; the ask offers the seat to move
-its words (claim, resign, draw). The drawn board comes later.
+"""Gomoku's handset screen: the board as a grid (docs/protocol.md, "Boards": row 15 at the top, Black's
+stones X, White's O), the last stone marked, the last stone, whose move it is and how the game ended, in
+English or Chinese; the ask offers the seat to move its stone (one point picked) and its words (claim,
+resign, draw).
 
 White is offered ``claim`` after every black stone while the rule is ``claim``, forbidden or not: a
 screen that offered it only when a claim would succeed would point the forbidden stone out for White,
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.grid import grid, move_option
 from ..common.screen import ask, option
 from ..common.words import ENGLISH, Lang
 from .board import ACCEPT, CLAIM, COLOURS, NOBODY, OFFER, PLAY, RESIGN, WHITE_SEAT, GomokuBoard, SeatView
@@ -28,7 +30,9 @@ WORDS: dict[str, dict[str, str]] = {
         "drawn": "a draw ({why})",
         "offer": "{side} offers a draw",
         "warnings": "clock warnings: Black {black}, White {white}",
-        "prompt": "your move: a point (H8)",
+        "legend": "X Black, O White",
+        "prompt": "your move: pick a point",
+        "move": "Place",
         "claim": "Claim forbidden",
         "resign": "Resign",
         "offer_draw": "Offer a draw",
@@ -44,14 +48,16 @@ WORDS: dict[str, dict[str, str]] = {
         "drawn": "和棋（{why}）",
         "offer": "{side}提议和棋",
         "warnings": "超时警告：黑方 {black}，白方 {white}",
-        "prompt": "请落子：报点（H8）",
+        "legend": "X黑子，O白子",
+        "prompt": "请落子：选一个点",
+        "move": "落子",
         "claim": "指出禁手",
         "resign": "认输",
         "offer_draw": "提议和棋",
         "accept": "同意和棋",
     },
 }
-MARKS = {"en": {".": ".", "B": "X", "W": "O"}, "zh-CN": {".": "＋", "B": "●", "W": "○"}}
+MARKS = {".": ".", "B": "X", "W": "O"}  # ASCII in both languages: the handset's font has no other
 
 
 def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
@@ -62,11 +68,10 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
 
 def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
     """The screen from the seat's view alone (so it can tell nothing the view does not)."""
-    words, marks = WORDS[lang], MARKS[lang]
-    lines = [words["you"].format(side=words[view.colour])]
-    for n, row in enumerate(view.stones().rows()):
-        lines.append(f"{15 - n:>2} {' '.join(marks[c] for c in row)}")
-    lines.append("   " + " ".join(COLUMNS))
+    words = WORDS[lang]
+    lines = [words["you"].format(side=words[view.colour]), words["legend"]]
+    rows = ["".join(MARKS[c] for c in row) for row in view.stones().rows()]
+    board = grid(rows, len(rows), "{x}{y}", COLUMNS, view.moves[-1:])
     if view.moves:
         lines.append(words["last"].format(point=view.moves[-1]))
     if view.phase == PLAY:
@@ -79,9 +84,9 @@ def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
         lines.append(words["offer"].format(side=words[COLOURS[view.offer]]))
     if any(view.warnings):
         lines.append(words["warnings"].format(black=view.warnings[0], white=view.warnings[1]))
-    drawn: dict[str, Any] = {"h": [], "l": lines}
+    drawn: dict[str, Any] = {"h": [], "l": lines, "grid": board}
     if view.phase == PLAY and view.turn == view.seat:
-        drawn["ask"] = ask(words["prompt"], options(view, words))
+        drawn["ask"] = ask(words["prompt"], [move_option(words["move"], ("point",)), *options(view, words)])
     return drawn
 
 

@@ -38,6 +38,7 @@ from .pieces import TOKENS
 from .setup import Placement, random_setup, reason, sound_setup
 
 SETUP, PLAY = "setup", "play"
+STANDARD, RANDOM = "standard", "random"  # the setups a setup action may name (``named_setup``)
 SET_UP, MOVE, TIMEOUT = "setup", "move", "timeout"
 KINDS = (SET_UP, MOVE, TIMEOUT)
 NOBODY = DRAW  # no winner (playing, or drawn)
@@ -278,11 +279,21 @@ class JunqiBoard(GameBoard):
         """Raise Rejected unless ``action`` may be applied now; never changes the board."""
         self._validate(action)
 
+    def named_setup(self, seat: int, data: Any) -> Any:
+        """A setup's data as sent, or the setup it names: ``"standard"`` the bot's sound setup,
+        ``"random"`` the seat's seeded random one (a handset's options: a whole placement is too long
+        for its 1 KiB messages)."""
+        if data == STANDARD:
+            return sound_setup(seat)
+        if data == RANDOM:
+            return random_setup(self.seed, seat)
+        return data
+
     def apply(self, action: Action) -> None:
         """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
         squares = self._validate(action)
         if action.kind == SET_UP:
-            self._place(action.seat, dict(sorted(action.data.items())))
+            self._place(action.seat, dict(sorted(self.named_setup(action.seat, action.data).items())))
         elif action.kind == MOVE:
             assert squares is not None
             self._move(action.seat, *squares)
@@ -305,7 +316,7 @@ class JunqiBoard(GameBoard):
                 raise Rejected("already_decided", "this seat has sent its setup")
             raise Rejected("not_your_turn", f"{SIDES[self.turn]} (seat {self.turn}) is to move")
         if kind == SET_UP:
-            why = reason(seat, action.data)
+            why = reason(seat, self.named_setup(seat, action.data))
             if why is not None:
                 raise Rejected(why, f"not a legal setup for {SIDES[seat]}: rule {why!r} (RULES §6.3 Setup)")
             return None

@@ -1,18 +1,19 @@
-"""Junqi's handset screen, for now in text lines, drawn from the seat's view alone (so it can tell
-nothing the view does not): the board row by row (row 12 at the top) with the seat's own pieces by
-name and the other side's as unknown marks (a shown flag as the flag), the last ply and its outcome,
-whose move it is and how the game ended. While the seat has not set up, the ask offers setups."""
+"""Junqi's handset screen, drawn from the seat's view alone (so it can tell nothing the view does not):
+the board as a grid (docs/protocol.md, "Boards": row 12 at the top) with the seat's own pieces by rank
+and the other side's as ``?`` (a shown flag as ``f``), the last ply's squares marked; a legend, the
+last ply and its outcome, whose move it is and how the game ended. While the seat has not set up, the
+ask offers setups; on its move, the move (two squares picked)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..common.grid import MOVE, grid, move_option, square_names
 from ..common.screen import ask, option
 from ..common.words import ENGLISH, Lang
-from .board import NOBODY, PLAY, SETUP, TIMEOUT, JunqiBoard, SeatView
+from .board import NOBODY, PLAY, RANDOM, SETUP, STANDARD, TIMEOUT, JunqiBoard, SeatView
 from .geometry import CAMPS, COLUMNS, HEADQUARTERS, INDEX, ROWS, SIDES, WIDTH
-from .pieces import FLAG, TOKENS
-from .setup import random_setup, sound_setup
+from .pieces import TABLE
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -33,6 +34,9 @@ WORDS: dict[str, dict[str, str]] = {
         "defender": "defender held",
         "both": "both removed",
         "timeout": "timed out",
+        "legend": "you: 9 marshal..1 engineer, B bomb, M mine, F flag; ? enemy; o camp, H HQ",
+        "move_prompt": "your move: pick a piece, then its square",
+        "move": "Move",
     },
     "zh-CN": {
         "red": "红方",
@@ -52,16 +56,19 @@ WORDS: dict[str, dict[str, str]] = {
         "defender": "防守方胜",
         "both": "同归于尽",
         "timeout": "超时",
+        "legend": "己方：9司令…1工兵，B炸弹，M地雷，F军旗；?敌子；o行营，H大本营",
+        "move_prompt": "请走棋：先选棋子，再选落点",
+        "move": "走棋",
     },
 }
-# Each token's mark on the board, then the marks of an unknown enemy piece, an empty camp, HQ and post.
-MARKS = {
-    "en": dict(
-        zip(TOKENS, ["Ma", "Ge", "Di", "Br", "Re", "Bn", "Co", "Pl", "En", "Mi", "Bo", "Fl"], strict=True)
-    )
-    | {"?": "??", "camp": "()", "hq": "HQ", "post": ".."},
-    "zh-CN": dict(zip(TOKENS, "司军师旅团营连排工雷炸旗", strict=True))
-    | {"?": "？", "camp": "〇", "hq": "营", "post": "＋"},
+# Each piece's glyph on the grid (by rank; ASCII: the handset's font has no other), then the glyphs of an
+# unknown enemy piece, the enemy flag once shown, an empty camp, headquarters and post.
+GLYPHS = {token: str(rank) if rank else token[0].upper() for token, (_, rank) in TABLE.items()} | {
+    "?": "?",
+    "shown": "f",
+    "camp": "o",
+    "hq": "H",
+    "post": ".",
 }
 
 
@@ -69,13 +76,18 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
     """The screen of ``seat`` in ``lang`` (docs/protocol.md: ``h``, ``l``, ``ask``): no hand, the lines."""
     assert isinstance(board, JunqiBoard)
     drawn = draw(board.seat_view(seat), lang)
+    words = WORDS[lang]
+    if board.phase == PLAY and seat in board.pending():
+        legal = board.legal_actions(seat)
+        cells = square_names(drawn["grid"])
+        drawn["grid"]["s"] = sorted({cells[a.data["from"]] for a in legal if a.kind == MOVE})
+        drawn["ask"] = ask(words["move_prompt"], [move_option(words["move"], ("from", "to"))])
     if board.phase == SETUP and seat in board.pending():
-        words = WORDS[lang]
         drawn["ask"] = ask(
             words["prompt"],
             [
-                option(words["standard"], "setup", data=sound_setup(seat)),
-                option(words["random"], "setup", data=random_setup(board.seed, seat)),
+                option(words["standard"], "setup", data=STANDARD),
+                option(words["random"], "setup", data=RANDOM),
             ],
         )
     return drawn
@@ -83,22 +95,30 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
 
 def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
     """The lines from the seat's view alone."""
-    words, marks = WORDS[lang], MARKS[lang]
+    words = WORDS[lang]
     other = 1 - view.seat
     cells: dict[str, str] = dict(view.pieces)
     cells.update({sq: "?" for sq in view.enemy})
     shown = view.flag_shown[other]
     if shown is not None:
-        cells[shown] = FLAG  # D8: the one enemy piece a seat is shown
-    lines = [words["you"].format(side=words[view.side])]
+        cells[shown] = "shown"  # D8: the one enemy piece a seat is shown
+    lines = [words["you"].format(side=words[view.side]), words["legend"]]
+    rows = []
     for r in range(ROWS, 0, -1):
         row = []
         for c in range(WIDTH):
             sq = f"{COLUMNS[c]}{r}"
             empty = "camp" if INDEX[sq] in CAMPS else "hq" if INDEX[sq] in HEADQUARTERS else "post"
-            row.append(marks[cells.get(sq, empty)])
-        lines.append(f"{r:>2} {' '.join(row)}")
-    lines.append("   " + "  ".join(COLUMNS))
+            row.append(GLYPHS[cells.get(sq, empty)])
+        rows.append("".join(row))
+    last = view.log[-1].partition(":")[0] if view.log else TIMEOUT
+    board = grid(
+        rows,
+        ROWS,
+        "{x}{y}",
+        COLUMNS,
+        [] if last == TIMEOUT else last.split("-"),
+    )
     if view.log:
         ply, _, outcome = view.log[-1].partition(":")
         text = words[TIMEOUT] if ply == TIMEOUT else ply + (f" {words[outcome]}" if outcome else "")
@@ -115,4 +135,4 @@ def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
         lines.append(words["quiet"].format(n=view.quiet))
     if any(view.timeouts):
         lines.append(words["timeouts"].format(red=view.timeouts[0], blue=view.timeouts[1]))
-    return {"h": [], "l": lines}
+    return {"h": [], "l": lines, "grid": board}

@@ -17,7 +17,7 @@ from . import words
 DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "ack": ("msg", "v", "dup"),
     "reject": ("msg", "code", "why", "ask"),
-    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "ask", "res"),
+    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "grid", "ask", "res"),
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
 }
@@ -32,7 +32,10 @@ UP_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"hello": ("lang",)}
 # Server → device fields only a client is sent (a seat whose device said its language): the results
 # site's address, which a handset has no way to open.
 DOWN_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"view": ("res",)}
-ACTION_FIELDS = ("k", "v", "c", "d")  # an action: kind, value, cards (tokens up; true in an option), data
+# An action: kind, value, cards (tokens up; true in an option), data; ``q`` in an option only: the keys of
+# its data the squares the player picks go under, in order (a board game's move: ``["from", "to"]``).
+ACTION_FIELDS = ("k", "v", "c", "d", "q")
+GRID_FIELDS = ("w", "r", "y", "x", "n", "m", "s")  # a board's grid (docs/protocol.md, "Boards")
 ASK_FIELDS = ("p", "o", "s")  # the prompt, its options, the places of the cards that may be selected
 OPTION_FIELDS = ("l", "a")  # an option: its label and its action
 # The refusal of a thing assigned to no table (a hello too): the firmware shows it (protocol.UNKNOWN_DEVICE).
@@ -82,7 +85,8 @@ def view(
     results: str | None = None,
 ) -> dict[str, Any]:
     """A seat's view: the board's place and state, and the screen the game drew for the seat (``h``
-    the hand in display order, ``l`` status lines, ``ask`` the decision with its options, if any).
+    the hand in display order, ``l`` status lines, ``grid`` a board game's board, ``ask`` the decision
+    with its options, if any).
     ``left_ms`` (``dl``): the milliseconds left before the board's next timeout as the view is sent,
     0 for none — a duration, as a handset's clock counts from its boot (never an epoch time).
     ``results`` (``res``): where the event's results site is, sent once the board has ended."""
@@ -98,6 +102,8 @@ def view(
         "h": list(screen.get("h", [])),
         "l": list(screen.get("l", [])),
     }
+    if screen.get("grid"):
+        payload["grid"] = screen["grid"]
     if screen.get("ask") and status == "playing":
         payload["ask"] = screen["ask"]
     if results and status == "ended":
