@@ -256,3 +256,54 @@ def test_the_spec_registers_a_board_game_with_typed_options() -> None:
         spec.new_board([], {"seed": 5})
     board = spec.new_board([], {"options": {"show_flag_on_marshal_loss": False}, "seed": "s"})
     assert isinstance(board, JunqiBoard) and not board.options.show_flag_on_marshal_loss and board.seed == "s"
+
+
+def _mirrored(placement: dict[str, str]) -> dict[str, str]:
+    """Rows r → 13 − r: a setup saved on one half as the other half plays it."""
+    return {f"{key[0]}{13 - int(key[1:])}": token for key, token in placement.items()}
+
+
+def test_a_saved_setup_is_offered_first_to_its_own_seat_turned_to_the_side_it_plays() -> None:
+    mine, theirs = random_setup("saved-a", 0), random_setup("saved-b", 0)  # both saved as Red
+    board = JunqiBoard.from_order([], {"seed": "g", "last": [theirs, mine]})
+    # Seat 1 plays Blue now: its player's Red setup comes back mirrored, first, and is accepted.
+    offered = board.legal_actions(1)[0].data
+    assert offered == _mirrored(mine) and reason(1, offered) is None
+    assert board.legal_actions(0)[0].data == theirs  # saved as Red, played as Red: as it was
+    ask = screen(board, 1)["ask"]
+    assert len(ask["o"]) == 3 and ask["o"][0]["a"]["d"] == _mirrored(mine)
+    # Nothing of one player's setup reaches the other seat: not its choices, its screen or its view.
+    for seat, other in ((0, _mirrored(mine)), (1, theirs)):
+        shown = [a.data for a in board.legal_actions(seat)] + [
+            o["a"]["d"] for o in screen(board, seat)["ask"]["o"]
+        ]
+        assert other not in shown and _mirrored(other) not in shown
+        assert board.seat_view(seat).to_dict()["setup"] == {}
+    board.apply(set_up(1, offered))
+    assert board.seat_view(0).to_dict()["setup"] == {} and board.seat_view(0).to_dict()["enemy"] == []
+    loaded = JunqiBoard.from_json(board.to_json())
+    assert loaded.legal_actions(0)[0].data == theirs
+
+
+def test_the_result_keeps_each_seat_s_sent_setup_and_not_a_timed_out_one() -> None:
+    board = JunqiBoard.from_order([], {"seed": "k", "options": {"move_seconds": 5}})
+    board.apply(set_up(0, sound_setup(0)))
+    timed_out = board.default_action(1)
+    assert timed_out is not None
+    board.apply(timed_out)
+    while board.phase != "end":  # the turns time out until the fifth loses
+        default = board.default_action(board.turn)
+        assert default is not None
+        board.apply(default)
+    assert board.result()["keep"] == [sound_setup(0), None]
+
+
+@pytest.mark.parametrize(
+    "last",
+    [[None], "x", [{"a1": "flag"}, None], [{"zz": "flag"}, None]],
+)
+def test_a_carry_with_a_bad_saved_setup_is_refused(last: Any) -> None:
+    from deckhand.errors import DeckhandError
+
+    with pytest.raises(DeckhandError):
+        JunqiBoard.from_order([], {"seed": "", "last": last})

@@ -1,7 +1,8 @@
 """Junqi's handset screen, for now in text lines, drawn from the seat's view alone (so it can tell
 nothing the view does not): the board row by row (row 12 at the top) with the seat's own pieces by
 name and the other side's as unknown marks (a shown flag as the flag), the last ply and its outcome,
-whose move it is and how the game ended. While the seat has not set up, the ask offers setups."""
+whose move it is and how the game ended. While the seat has not set up, the ask offers setups (its
+player's last one first, when saved)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prompt": "send your setup",
         "standard": "Standard setup",
         "random": "Random setup",
+        "mine": "My last setup",
         "attacker": "attacker won",
         "defender": "defender held",
         "both": "both removed",
@@ -48,6 +50,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prompt": "请布阵",
         "standard": "标准布阵",
         "random": "随机布阵",
+        "mine": "我上次的布阵",
         "attacker": "进攻方胜",
         "defender": "防守方胜",
         "both": "同归于尽",
@@ -71,9 +74,11 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
     drawn = draw(board.seat_view(seat), lang)
     if board.phase == SETUP and seat in board.pending():
         words = WORDS[lang]
+        saved = board.last[seat]  # the seat's own player's, never the other seat's
         drawn["ask"] = ask(
             words["prompt"],
-            [
+            ([option(words["mine"], "setup", data=saved)] if saved else [])
+            + [
                 option(words["standard"], "setup", data=sound_setup(seat)),
                 option(words["random"], "setup", data=random_setup(board.seed, seat)),
             ],
