@@ -23,8 +23,8 @@ from deckhand.service.boards.round_boards import list_matches
 from deckhand.service.duplicate import rounds
 from deckhand.service.matches import results as match_results
 from deckhand.service.matches import round_of_matches as match_rounds
-from deckhand.service.organiser import events, pairs
-from deckhand_local.cli.verify import verify
+from deckhand.service.organiser import events, pairs, player_links
+from deckhand_local.verification import verify
 
 RULESETS = ["xiangqi-2004", "gomoku-renju"]
 EVENT = "board-cup"
@@ -301,3 +301,33 @@ def test_a_short_field_gives_the_top_of_the_draw_a_bye(backend):
     assert first["walkovers"] == first["seeds"][:1] and len(first["pairs"]) == 1
     (final,) = match_rounds.get_pairing(event, 2)["pairs"]
     assert first["seeds"][0] in final and event.status == "finished"
+
+
+def test_a_players_own_device_follows_its_player_to_the_other_seat_in_game_two(backend):
+    """The players change seats between games; a player's own device acts and sees for its player's
+    seat in each game, never for the opponent's (the round's seating names only game 1's)."""
+    board_event(backend, "gomoku-renju", {"ANN": "resign", "BEN": "resign"})
+    links = {link.player: link.thing for link in player_links.issue_links(EVENT)}
+    rounds.request_next_round(backend.rt, EVENT)
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    for game_no in ("1", "2"):
+        item = board_store.load(EVENT, 1, m.table, game_no)
+        assert item is not None and item.status == "playing"
+        mover, other = item.players  # seat 0 moves first
+        assert item.devices == [links[mover], links[other]]
+        # The opponent's device cannot make the mover's move, whatever seat the round's seating gives.
+        legal = board_store.engine_of(item)[1].legal_actions(0)[0]
+        payload = act(f"steal-{game_no}", game_no, legal.kind, r=1)
+        payload["a"]["d"] = legal.data
+        outcome = backend.send(links[other], payload)
+        assert outcome["status"] == "rejected" and outcome["code"] == "not_your_turn", outcome
+        assert backend.send(links[other], {"t": "hello", "msg": f"h-{game_no}"})["status"] == "accepted"
+        for player, seat in ((mover, 0), (other, 1)):
+            seen = {
+                v["s"] for v in backend.publisher.to(links[player]) if v["t"] == "view" and v["b"] == game_no
+            }
+            assert seen == {seat}, (game_no, player, seen)
+        outcome = backend.send(links[mover], act(f"resign-{game_no}", game_no, "resign", r=1))
+        assert outcome["status"] == "accepted", outcome
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    assert [g["first"] for g in m.games][:2] in ([0, 1], [1, 0])  # both players moved first once
