@@ -270,13 +270,19 @@ def test_a_saved_setup_is_offered_first_to_its_own_seat_turned_to_the_side_it_pl
     offered = board.legal_actions(1)[0].data
     assert offered == _mirrored(mine) and reason(1, offered) is None
     assert board.legal_actions(0)[0].data == theirs  # saved as Red, played as Red: as it was
-    ask = screen(board, 1)["ask"]
-    assert len(ask["o"]) == 3 and ask["o"][0]["a"]["d"] == _mirrored(mine)
+    ask = screen(board, 1)["ask"]  # each offered setup by its number: three would not fit 1 KiB
+    assert [o["a"]["d"] for o in ask["o"]] == [{"offered": 1}, {"offered": 2}, {"offered": 3}]
+    assert ask["o"][0]["l"] == "My last setup"
+    assert len(json.dumps(screen(board, 1), separators=(",", ":")).encode()) < 700
+    numbered = JunqiBoard.from_json(board.to_json())
+    numbered.apply(set_up(1, {"offered": 1}))  # type: ignore[dict-item]
+    assert numbered.seat_view(1).to_dict()["setup"] == _mirrored(mine)
+    assert refused(board, Action(1, "setup", data={"offered": 5})) == "bad_action"
     # Nothing of one player's setup reaches the other seat: not its choices, its screen or its view.
     for seat, other in ((0, _mirrored(mine)), (1, theirs)):
-        shown = [a.data for a in board.legal_actions(seat)] + [
-            o["a"]["d"] for o in screen(board, seat)["ask"]["o"]
-        ]
+        shown = [a.data for a in board.legal_actions(seat)]
+        # The screen names the seat's own offered setups by number only: never a placement.
+        assert all(set(o["a"]["d"]) == {"offered"} for o in screen(board, seat)["ask"]["o"])
         assert other not in shown and _mirrored(other) not in shown
         assert board.seat_view(seat).to_dict()["setup"] == {}
     board.apply(set_up(1, offered))

@@ -2,7 +2,7 @@
 attack; each seat sees its own pieces by rank and the other side's only as squares (D12).
 
 Seat 0 plays Red and moves first, seat 1 Blue. First both seats send a setup, ``Action(seat, "setup",
-data={square: token})`` (in either order, each hidden from the other; a timed-out seat gets the seeded
+data={square: token})`` or ``data={"offered": n}``, the n-th setup offered (in either order, each hidden from the other; a timed-out seat gets the seeded
 random setup), then the seat to move sends ``Action(seat, "move", data={"from": "a6", "to": "a7"})``.
 The platform's clock sends ``timeout`` (the turn passes, no ply; the fifth loses). The game's seed for
 the random setups comes in the carry, ``{"seed": …, "options": …, "last": [setup | None, …]}``, with
@@ -40,6 +40,9 @@ from .pieces import TOKENS
 from .setup import Placement, for_side, random_setup, reason, sound_setup
 
 SETUP, PLAY = "setup", "play"
+# A setup's data may name one the seat is offered, ``{"offered": n}`` (1 first): a handset's ask stays
+# well within a message's 1 KiB, where three setups of 25 squares would not.
+OFFERED = "offered"
 SET_UP, MOVE, TIMEOUT = "setup", "move", "timeout"
 KINDS = (SET_UP, MOVE, TIMEOUT)
 NOBODY = DRAW  # no winner (playing, or drawn)
@@ -302,7 +305,7 @@ class JunqiBoard(GameBoard):
         """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
         squares = self._validate(action)
         if action.kind == SET_UP:
-            self._place(action.seat, dict(sorted(action.data.items())))
+            self._place(action.seat, dict(sorted(self._setup_data(action.seat, action.data).items())))
             self.sent[action.seat] = not action.timeout
         elif action.kind == MOVE:
             assert squares is not None
@@ -326,7 +329,7 @@ class JunqiBoard(GameBoard):
                 raise Rejected("already_decided", "this seat has sent its setup")
             raise Rejected("not_your_turn", f"{SIDES[self.turn]} (seat {self.turn}) is to move")
         if kind == SET_UP:
-            why = reason(seat, action.data)
+            why = reason(seat, self._setup_data(seat, action.data))
             if why is not None:
                 raise Rejected(why, f"not a legal setup for {SIDES[seat]}: rule {why!r} (RULES §6.3 Setup)")
             return None
@@ -335,6 +338,15 @@ class JunqiBoard(GameBoard):
                 raise Rejected("platform_only", "only the platform's clock times a turn out")
             return None
         return self._check_move(seat, action.data)
+
+    def _setup_data(self, seat: int, data: Any) -> Any:
+        """A setup's placement: as sent, or the offered one ``{"offered": n}`` names."""
+        if not (isinstance(data, dict) and set(data) == {OFFERED}):
+            return data
+        n, choices = data[OFFERED], self.setup_choices(seat)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(choices):
+            raise Rejected("bad_action", f"'offered' names one of the {len(choices)} setups offered, 1 first")
+        return choices[n - 1]
 
     def _check_move(self, seat: int, data: Any) -> tuple[int, int]:
         if not isinstance(data, dict) or set(data) != {"from", "to"}:

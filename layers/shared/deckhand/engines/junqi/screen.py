@@ -10,7 +10,7 @@ from typing import Any
 
 from ..common.screen import ask, option
 from ..common.words import ENGLISH, Lang
-from .board import NOBODY, PLAY, SETUP, TIMEOUT, JunqiBoard, SeatView
+from .board import NOBODY, OFFERED, PLAY, SETUP, TIMEOUT, JunqiBoard, SeatView
 from .geometry import CAMPS, COLUMNS, HEADQUARTERS, INDEX, ROWS, SIDES, WIDTH
 from .pieces import FLAG, TOKENS
 from .setup import random_setup, sound_setup
@@ -74,13 +74,21 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
     drawn = draw(board.seat_view(seat), lang)
     if board.phase == SETUP and seat in board.pending():
         words = WORDS[lang]
-        saved = board.last[seat]  # the seat's own player's, never the other seat's
+        # Each offered setup by its place in the seat's choices (its player's last first, when saved:
+        # the seat's own, never the other's): three whole setups would not fit a 1 KiB message.
+        labels = {
+            "mine": board.last[seat],
+            "random": random_setup(board.seed, seat),
+            "standard": sound_setup(seat),
+        }
+        choices = board.setup_choices(seat)
+        numbers = {label: choices.index(p) + 1 for label, p in labels.items() if p is not None}
         drawn["ask"] = ask(
             words["prompt"],
-            ([option(words["mine"], "setup", data=saved)] if saved else [])
-            + [
-                option(words["standard"], "setup", data=sound_setup(seat)),
-                option(words["random"], "setup", data=random_setup(board.seed, seat)),
+            [
+                option(words[label], "setup", data={OFFERED: n})
+                for label, n in numbers.items()
+                if n not in list(numbers.values())[: list(numbers).index(label)]  # one label a setup
             ],
         )
     return drawn
