@@ -3,8 +3,10 @@ lot from round 1's secret, each tie a match of games with the colours the rules 
 ``max_games`` decided by lot, the bracket recomputed from the export, and ``deckhand verify``
 checking every lot against the round's commitment.
 
-The service never names a game: the same test runs Xiangqi and Gomoku. The players are handsets
-that either play the engine's bot or resign (or agree a draw) at once, so every game is short."""
+The service never names a game: the same test runs Xiangqi, Gomoku and Chinese checkers. The players
+are handsets that either play the engine's bot or resign (or agree a draw) at once, so every game is
+short; Junqi has no resignation: its idle players let the clock play for them (a timed-out setup,
+then five timed-out turns lose the game)."""
 
 from __future__ import annotations
 
@@ -23,17 +25,18 @@ from deckhand.service.boards.round_boards import list_matches
 from deckhand.service.duplicate import rounds
 from deckhand.service.matches import results as match_results
 from deckhand.service.matches import round_of_matches as match_rounds
-from deckhand.service.organiser import events, pairs
+from deckhand.service.organiser import events, pairs, player_links
 from deckhand_local.verification import verify
 
-RULESETS = ["xiangqi-2004", "gomoku-renju"]
+RULESETS = ["xiangqi-2004", "gomoku-renju", "checkers-2004"]
 EVENT = "board-cup"
 
 
 class Handset:
     """A table's handset at one seat, played by whoever sits there (the players change seats between
     games): its player's style "resign" resigns at its first move, "draw" offers (and accepts) a draw,
-    "bot" plays the engine's bot; it decides from what its device receives."""
+    "bot" plays the engine's bot, "idle" never acts (the clock does); it decides from what its device
+    receives."""
 
     def __init__(self, backend: Backend, thing: str, table: str, styles: dict[str, str]) -> None:
         self.backend, self.thing, self.table, self.styles, self.counter = backend, thing, table, styles, 0
@@ -48,6 +51,8 @@ class Handset:
         if view["seat"] not in board_store.engine_of(item)[1].pending():
             return None  # not its turn (the bot is asked only for a decision)
         style = self.styles[item.players[view["seat"]]]
+        if style == "idle":
+            return None  # the clock acts for it
         kind, data = "resign", None
         if style == "draw" and view.get("offer") != view["seat"]:  # its own offer stands: it moves
             kind = "offer" if view.get("offer") is None else "accept"
@@ -301,3 +306,112 @@ def test_a_short_field_gives_the_top_of_the_draw_a_bye(backend):
     assert first["walkovers"] == first["seeds"][:1] and len(first["pairs"]) == 1
     (final,) = match_rounds.get_pairing(event, 2)["pairs"]
     assert first["seeds"][0] in final and event.status == "finished"
+
+
+def test_a_players_own_device_follows_its_player_to_the_other_seat_in_game_two(backend):
+    """The players change seats between games; a player's own device acts and sees for its player's
+    seat in each game, never for the opponent's (the round's seating names only game 1's)."""
+    board_event(backend, "gomoku-renju", {"ANN": "resign", "BEN": "resign"})
+    links = {link.player: link.thing for link in player_links.issue_links(EVENT)}
+    rounds.request_next_round(backend.rt, EVENT)
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    for game_no in ("1", "2"):
+        item = board_store.load(EVENT, 1, m.table, game_no)
+        assert item is not None and item.status == "playing"
+        mover, other = item.players  # seat 0 moves first
+        assert item.devices == [links[mover], links[other]]
+        # The opponent's device cannot make the mover's move, whatever seat the round's seating gives.
+        legal = board_store.engine_of(item)[1].legal_actions(0)[0]
+        payload = act(f"steal-{game_no}", game_no, legal.kind, r=1)
+        payload["a"]["d"] = legal.data
+        outcome = backend.send(links[other], payload)
+        assert outcome["status"] == "rejected" and outcome["code"] == "not_your_turn", outcome
+        assert backend.send(links[other], {"t": "hello", "msg": f"h-{game_no}"})["status"] == "accepted"
+        for player, seat in ((mover, 0), (other, 1)):
+            seen = {
+                v["s"] for v in backend.publisher.to(links[player]) if v["t"] == "view" and v["b"] == game_no
+            }
+            assert seen == {seat}, (game_no, player, seen)
+        outcome = backend.send(links[mover], act(f"resign-{game_no}", game_no, "resign", r=1))
+        assert outcome["status"] == "accepted", outcome
+    (m,) = [m for m in list_matches(EVENT, 1) if m.table]
+    assert [g["first"] for g in m.games][:2] in ([0, 1], [1, 0])  # both players moved first once
+
+
+def play_on_the_clock(backend: Backend, players: list[Handset], round_no: int, limit: int = 300) -> None:
+    """The handsets act; when none does, the clock runs out on the idle seats (the sweep acts)."""
+    for _ in range(limit):
+        play(players)
+        if rounds.round_status(EVENT, round_no)["status"] == "done":
+            return
+        backend.clock.advance(300_000)  # at least a setup's and a move's time
+        backend.sweep()
+    raise AssertionError("the round did not finish")
+
+
+def test_a_junqi_knockout_runs_to_its_final_with_seeded_setups_and_each_player_s_last_one(backend):
+    from deckhand.engines.junqi.setup import for_side, random_setup
+    from deckhand.service.boards.head_to_head import game_seed
+    from deckhand.service.boards.match_boards import kept_choices
+
+    styles = {"ANN": "bot", "BEN": "idle", "CAT": "idle", "DAN": "idle"}
+    players = board_event(backend, "junqi-2004", styles, max_games=2)  # two idlers: level, then a lot
+    for r in (1, 2):
+        rounds.request_next_round(backend.rt, EVENT)
+        play_on_the_clock(backend, players, r)
+        seat_of(players, r)
+    event = events.get_event(EVENT)
+    assert event.status == "finished"
+    places = {s["team"]: s["place"] for s in match_results.standings(event, 2)["standings"]}
+    assert places["ANN"] == 1  # the only player who ever moves: every idle seat times out five times
+    doc = export(backend)
+    assert verify(doc)["ok"]
+    salts = {r["round"]: r["salt"] for r in doc["rounds"]}
+    ann_setups = []
+    matches = [m for m in list_matches(EVENT) if m.table]
+    for m in matches:
+        for b in m.boards:
+            item = board_store.load(EVENT, m.round, m.table, b)
+            assert item is not None and item.carry is not None
+            # The game's seed is the round's secret's: a timed-out setup can be recomputed from the export.
+            seed = game_seed(salts[m.round], m.number, int(b))
+            assert item.carry["seed"] == seed
+            state = json.loads(item.state)
+            for seat, player in enumerate(item.players):
+                if styles[player] == "idle":
+                    assert state["u"][seat] == random_setup(seed, seat)
+                    assert item.carry["last"][seat] is None  # it never sent one: nothing kept
+                else:
+                    ann_setups.append((m.round, int(b), seat, state["u"][seat], item.carry["last"][seat]))
+    # ANN's setup sent in one game is offered to ANN first in the next, turned to ANN's side there.
+    ann_setups.sort()
+    assert ann_setups[0][4] is None  # the first game: nothing saved yet
+    for before, after in zip(ann_setups, ann_setups[1:], strict=False):
+        assert after[4] == before[3]
+        assert for_side(after[4], after[2]) == after[3]  # its bot sets up alike: its last, turned
+    assert kept_choices(EVENT, ["ANN", "BEN"]) == {"ANN": ann_setups[-1][3]}
+    # Nothing of ANN's setup reaches the other seat: no view an idle player's seat got holds it.
+    forbidden = [for_side(setup, side) for _, _, _, setup, _ in ann_setups for side in (0, 1)]
+    seated = {
+        (m.round, m.table, b): board_store.load(EVENT, m.round, m.table, b) for m in matches for b in m.boards
+    }
+    checked = 0
+    for h in players:
+        for frame in backend.publisher.to(h.thing):
+            if frame.get("t") != "view":
+                continue
+            item = seated[(frame["r"], h.table, frame["b"])]
+            assert item is not None
+            if styles[item.players[frame["s"]]] == "idle":
+                assert not any(found in forbidden for found in dicts_in(frame)), frame
+                checked += 1
+    assert checked > 0
+
+
+def dicts_in(value: Any) -> list[Any]:
+    """Every object nested in ``value``."""
+    if isinstance(value, dict):
+        return [value, *(d for v in value.values() for d in dicts_in(v))]
+    if isinstance(value, list):
+        return [d for v in value for d in dicts_in(v)]
+    return []

@@ -7,7 +7,15 @@ import itertools
 
 from deckhand.engines.registry import game
 from deckhand.engines.spec import FirstMove
-from deckhand.service.boards.head_to_head import MatchOfGames, first_side, game_carry, game_entry, lot
+from deckhand.service.boards.head_to_head import (
+    MatchOfGames,
+    first_side,
+    game_carry,
+    game_entry,
+    game_seed,
+    lot,
+    seated_devices,
+)
 
 SALTS = [f"salt-{i}" for i in range(64)]
 
@@ -79,3 +87,22 @@ def test_xiangqi_plays_games_one_and_two_slow_then_rapid():
     gomoku = game("gomoku-renju").position
     assert gomoku is not None and gomoku.first_move is FirstMove.LOT
     assert game_carry(gomoku, {"move_seconds": 30}, 3) == {"options": {"move_seconds": 30}}
+
+
+def test_handsets_stay_at_their_seats_and_a_players_own_device_follows_its_player() -> None:
+    handsets = ["h0", "h1"]
+    # Every mix of handsets and own devices, both first movers: each seat's device is the table's
+    # handset there, or the own device of the player who sits there.
+    for devices in itertools.product(("h0", "web-a"), ("h1", "web-b")):
+        for first in (0, 1):
+            got = seated_devices(list(devices), handsets, first)
+            for seat, side in enumerate((first, 1 - first)):
+                own = devices[side].startswith("web-")
+                assert got[seat] == (devices[side] if own else handsets[seat])
+    assert seated_devices(["", ""], ["", ""], 1) == ["", ""]  # a table without handsets
+
+
+def test_a_games_seed_is_the_round_secrets_and_differs_game_by_game() -> None:
+    seeds = {game_seed(salt, number, n) for salt in SALTS[:8] for number in (1, 2) for n in (1, 2, 3)}
+    assert len(seeds) == 8 * 2 * 3
+    assert game_seed("s", 1, 1) == game_seed("s", 1, 1) and len(game_seed("s", 1, 1)) == 64

@@ -259,8 +259,8 @@ def test_the_spec_registers_a_board_game_with_typed_options() -> None:
 
 
 def test_a_setup_may_be_named_as_the_handset_offers_it() -> None:
-    """``"standard"`` is the bot's sound setup, ``"random"`` the seat's seeded random one (a whole
-    placement does not fit a handset's message); any other string is no setup."""
+    """``"standard"`` is the bot's sound setup, ``"random"`` the seat's seeded random one (words a
+    terminal may type); any other string is no setup."""
     board = JunqiBoard.from_order([], {"seed": "named"})
     with pytest.raises(Rejected) as refused:
         board.apply(Action(0, "setup", data="best"))
@@ -269,5 +269,60 @@ def test_a_setup_may_be_named_as_the_handset_offers_it() -> None:
     board.apply(Action(1, "setup", data="random"))
     assert board.setups[0] == dict(sorted(sound_setup(0).items()))
     assert board.setups[1] == dict(sorted(random_setup("named", 1).items()))
-    options = screen(JunqiBoard.from_order([], {"seed": "named"}), 0)["ask"]["o"]
-    assert [o["a"] for o in options] == [{"k": "setup", "d": "standard"}, {"k": "setup", "d": "random"}]
+
+
+def _mirrored(placement: dict[str, str]) -> dict[str, str]:
+    """Rows r → 13 − r: a setup saved on one half as the other half plays it."""
+    return {f"{key[0]}{13 - int(key[1:])}": token for key, token in placement.items()}
+
+
+def test_a_saved_setup_is_offered_first_to_its_own_seat_turned_to_the_side_it_plays() -> None:
+    mine, theirs = random_setup("saved-a", 0), random_setup("saved-b", 0)  # both saved as Red
+    board = JunqiBoard.from_order([], {"seed": "g", "last": [theirs, mine]})
+    # Seat 1 plays Blue now: its player's Red setup comes back mirrored, first, and is accepted.
+    offered = board.legal_actions(1)[0].data
+    assert offered == _mirrored(mine) and reason(1, offered) is None
+    assert board.legal_actions(0)[0].data == theirs  # saved as Red, played as Red: as it was
+    ask = screen(board, 1)["ask"]  # each offered setup by its number: three would not fit 1 KiB
+    assert [o["a"]["d"] for o in ask["o"]] == [{"offered": 1}, {"offered": 2}, {"offered": 3}]
+    assert ask["o"][0]["l"] == "My last setup"
+    assert len(json.dumps(screen(board, 1), separators=(",", ":")).encode()) < 700
+    numbered = JunqiBoard.from_json(board.to_json())
+    numbered.apply(set_up(1, {"offered": 1}))  # type: ignore[dict-item]
+    assert numbered.seat_view(1).to_dict()["setup"] == _mirrored(mine)
+    assert refused(board, Action(1, "setup", data={"offered": 5})) == "bad_action"
+    # Nothing of one player's setup reaches the other seat: not its choices, its screen or its view.
+    for seat, other in ((0, _mirrored(mine)), (1, theirs)):
+        shown = [a.data for a in board.legal_actions(seat)]
+        # The screen names the seat's own offered setups by number only: never a placement.
+        assert all(set(o["a"]["d"]) == {"offered"} for o in screen(board, seat)["ask"]["o"])
+        assert other not in shown and _mirrored(other) not in shown
+        assert board.seat_view(seat).to_dict()["setup"] == {}
+    board.apply(set_up(1, offered))
+    assert board.seat_view(0).to_dict()["setup"] == {} and board.seat_view(0).to_dict()["enemy"] == []
+    loaded = JunqiBoard.from_json(board.to_json())
+    assert loaded.legal_actions(0)[0].data == theirs
+
+
+def test_the_result_keeps_each_seat_s_sent_setup_and_not_a_timed_out_one() -> None:
+    board = JunqiBoard.from_order([], {"seed": "k", "options": {"move_seconds": 5}})
+    board.apply(set_up(0, sound_setup(0)))
+    timed_out = board.default_action(1)
+    assert timed_out is not None
+    board.apply(timed_out)
+    while board.phase != "end":  # the turns time out until the fifth loses
+        default = board.default_action(board.turn)
+        assert default is not None
+        board.apply(default)
+    assert board.result()["keep"] == [sound_setup(0), None]
+
+
+@pytest.mark.parametrize(
+    "last",
+    [[None], "x", [{"a1": "flag"}, None], [{"zz": "flag"}, None]],
+)
+def test_a_carry_with_a_bad_saved_setup_is_refused(last: Any) -> None:
+    from deckhand.errors import DeckhandError
+
+    with pytest.raises(DeckhandError):
+        JunqiBoard.from_order([], {"seed": "", "last": last})

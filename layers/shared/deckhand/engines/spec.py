@@ -130,6 +130,11 @@ class Position:
     # The options of game n (1, 2, …) of a match from the event's options, where the rules make the games
     # differ (Xiangqi: games 1–2 slow, later games rapid); None: every game is played with the event's.
     game_options: GameOptions | None = None
+    # The carry takes the game's ``seed`` (derived from the round's secret and the game: a timed-out
+    # seat's random choice is then checkable), and ``last``: each seat's player's kept choice, which
+    # the result's ``keep`` gives seat by seat (a Junqi setup, reused across games).
+    seeded: bool = False
+    keeps: bool = False
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,12 @@
 attack; each seat sees its own pieces by rank and the other side's only as squares (D12).
 
 Seat 0 plays Red and moves first, seat 1 Blue. First both seats send a setup, ``Action(seat, "setup",
-data={square: token})`` (in either order, each hidden from the other; a timed-out seat gets the seeded
+data={square: token})`` or ``data={"offered": n}``, the n-th setup offered (in either order, each hidden from the other; a timed-out seat gets the seeded
 random setup), then the seat to move sends ``Action(seat, "move", data={"from": "a6", "to": "a7"})``.
 The platform's clock sends ``timeout`` (the turn passes, no ply; the fifth loses). The game's seed for
-the random setups comes in the carry, ``{"seed": …, "options": …}``.
+the random setups comes in the carry, ``{"seed": …, "options": …, "last": [setup | None, …]}``, with
+each seat's player's last accepted setup (from any game, as either side: offered first, turned to
+the seat's side); the result's ``keep`` gives each seat's setup it sent, for its player's next game.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ from .moves import (
 )
 from .options import TIMEOUTS_LOSE, Options
 from .pieces import TOKENS
-from .setup import Placement, random_setup, reason, sound_setup
+from .setup import Placement, for_side, random_setup, reason, sound_setup
 
 SETUP, PLAY = "setup", "play"
 STANDARD, RANDOM = "standard", "random"  # the setups a setup action may name (``named_setup``)
+# A setup's data may name one the seat is offered, ``{"offered": n}`` (1 first): a handset's ask stays
+# well within a message's 1 KiB, where three setups of 25 squares would not.
+OFFERED = "offered"
 SET_UP, MOVE, TIMEOUT = "setup", "move", "timeout"
 KINDS = (SET_UP, MOVE, TIMEOUT)
 NOBODY = DRAW  # no winner (playing, or drawn)
@@ -152,10 +157,17 @@ class JunqiBoard(GameBoard):
     name = "Junqi"
     seats = SEATS
 
-    def __init__(self, options: Options | None = None, seed: str = "") -> None:
+    def __init__(
+        self, options: Options | None = None, seed: str = "", last: list[Placement | None] | None = None
+    ) -> None:
         self.options = options or Options()
         self.seed = seed
+        # Each seat's player's last setup, turned to the seat's side: offered first, to that seat alone.
+        self.last: list[Placement | None] = [
+            None if p is None else for_side(p, seat) for seat, p in enumerate(last or [None, None])
+        ]
         self.setups: list[Placement | None] = [None, None]
+        self.sent = [False, False]  # the seat sent its setup (not the timed-out one): kept for its player
         self.cells: list[Cell] = [None] * len(SQUARES)
         self.phase = SETUP
         self.turn = 0
@@ -169,13 +181,19 @@ class JunqiBoard(GameBoard):
     @classmethod
     def from_order(cls, order: Any, carry: dict[str, Any] | None = None) -> JunqiBoard:
         """The spec's ``new_board``: nothing is dealt (``order`` is empty); the carry is None or
-        ``{"options": …, "seed": …}`` (the seed draws a timed-out seat's setup)."""
+        ``{"options": …, "seed": …, "last": […]}`` (the seed draws a timed-out seat's setup; ``last``
+        each seat's player's saved setup or None)."""
         if order:
             raise DeckhandError("a Junqi board is not dealt: its card order must be empty")
         carry = carry or {}
-        if set(carry) - {"options", "seed"} or not isinstance(carry.get("seed", ""), str):
-            raise DeckhandError("a Junqi game starts from its options and seed alone: {'options', 'seed'}")
-        return cls(Options.from_dict(carry.get("options")), carry.get("seed", ""))
+        if set(carry) - {"options", "seed", "last"} or not isinstance(carry.get("seed", ""), str):
+            raise DeckhandError(
+                "a Junqi game starts from its options, seed and saved setups: {'options', 'seed', 'last'}"
+            )
+        last = carry.get("last")
+        if last is not None and (not isinstance(last, list) or len(last) != SEATS):
+            raise DeckhandError("a Junqi carry's 'last' is one saved setup (or null) a seat")
+        return cls(Options.from_dict(carry.get("options")), carry.get("seed", ""), last)
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -223,10 +241,13 @@ class JunqiBoard(GameBoard):
         )
 
     def setup_choices(self, seat: int) -> list[Placement]:
-        """The setups a seat is offered (the seeded random one first, then the bot's two): the legal
-        setups are far too many to list, and any legal one sent is accepted."""
+        """The setups a seat is offered (its player's last one first when saved, then the seeded random
+        one, then the bot's two): the legal setups are far too many to list, and any legal one sent
+        is accepted."""
         out: list[Placement] = []
-        for placement in (random_setup(self.seed, seat), sound_setup(seat), sound_setup(seat, flipped=True)):
+        saved = self.last[seat]
+        offered = (random_setup(self.seed, seat), sound_setup(seat), sound_setup(seat, flipped=True))
+        for placement in ([saved] if saved else []) + list(offered):
             if placement not in out:
                 out.append(placement)
         return out
@@ -271,6 +292,8 @@ class JunqiBoard(GameBoard):
             "scores": scores,
             "points": points,
             "carry": None,
+            # Each seat's setup as it sent it (None: timed out), for its player to reuse.
+            "keep": [p if sent else None for p, sent in zip(self.setups, self.sent, strict=True)],
         }
 
     # -- actions ---------------------------------------------------------------------------------
@@ -293,7 +316,8 @@ class JunqiBoard(GameBoard):
         """Apply one action or raise Rejected; a rejected action leaves the board exactly as it was."""
         squares = self._validate(action)
         if action.kind == SET_UP:
-            self._place(action.seat, dict(sorted(self.named_setup(action.seat, action.data).items())))
+            self._place(action.seat, dict(sorted(self._setup_data(action.seat, action.data).items())))
+            self.sent[action.seat] = not action.timeout
         elif action.kind == MOVE:
             assert squares is not None
             self._move(action.seat, *squares)
@@ -316,7 +340,7 @@ class JunqiBoard(GameBoard):
                 raise Rejected("already_decided", "this seat has sent its setup")
             raise Rejected("not_your_turn", f"{SIDES[self.turn]} (seat {self.turn}) is to move")
         if kind == SET_UP:
-            why = reason(seat, self.named_setup(seat, action.data))
+            why = reason(seat, self._setup_data(seat, action.data))
             if why is not None:
                 raise Rejected(why, f"not a legal setup for {SIDES[seat]}: rule {why!r} (RULES §6.3 Setup)")
             return None
@@ -325,6 +349,17 @@ class JunqiBoard(GameBoard):
                 raise Rejected("platform_only", "only the platform's clock times a turn out")
             return None
         return self._check_move(seat, action.data)
+
+    def _setup_data(self, seat: int, data: Any) -> Any:
+        """A setup's placement: as sent, the one it names (``named_setup``), or the offered one
+        ``{"offered": n}`` names."""
+        data = self.named_setup(seat, data)
+        if not (isinstance(data, dict) and set(data) == {OFFERED}):
+            return data
+        n, choices = data[OFFERED], self.setup_choices(seat)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(choices):
+            raise Rejected("bad_action", f"'offered' names one of the {len(choices)} setups offered, 1 first")
+        return choices[n - 1]
 
     def _check_move(self, seat: int, data: Any) -> tuple[int, int]:
         if not isinstance(data, dict) or set(data) != {"from", "to"}:
@@ -381,7 +416,9 @@ class JunqiBoard(GameBoard):
             "r": RULESET,
             "o": self.options.to_dict(),
             "s": self.seed,
+            "v": self.last,
             "u": self.setups,
+            "k": self.sent,
             "c": [_cell_code(c) for c in self.cells],
             "p": self.phase,
             "t": self.turn,
@@ -396,7 +433,9 @@ class JunqiBoard(GameBoard):
     @classmethod
     def _load(cls, data: dict[str, Any]) -> JunqiBoard:
         board = cls(Options.from_dict(data["o"]), data["s"])
+        board.last = [None if s is None else dict(s) for s in data.get("v", [None, None])]
         board.setups = [None if s is None else dict(s) for s in data["u"]]
+        board.sent = list(data.get("k", [s is not None for s in data["u"]]))
         board.cells = [_cell(c) for c in data["c"]]
         if len(board.cells) != len(SQUARES):
             raise DeckhandError("a junqi board has 60 squares")

@@ -2,7 +2,7 @@
 the board as a grid (docs/protocol.md, "Boards": row 12 at the top) with the seat's own pieces by rank
 and the other side's as ``?`` (a shown flag as ``f``), the last ply's squares marked; a legend, the
 last ply and its outcome, whose move it is and how the game ended. While the seat has not set up, the
-ask offers setups; on its move, the move (two squares picked)."""
+ask offers setups (its player's last one first, when saved); on its move, the move (two squares picked)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from typing import Any
 from ..common.grid import MOVE, grid, move_option, square_names
 from ..common.screen import ask, option
 from ..common.words import ENGLISH, Lang
-from .board import NOBODY, PLAY, RANDOM, SETUP, STANDARD, TIMEOUT, JunqiBoard, SeatView
+from .board import NOBODY, OFFERED, PLAY, SETUP, TIMEOUT, JunqiBoard, SeatView
 from .geometry import CAMPS, COLUMNS, HEADQUARTERS, INDEX, ROWS, SIDES, WIDTH
 from .pieces import TABLE
+from .setup import random_setup, sound_setup
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -30,6 +31,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prompt": "send your setup",
         "standard": "Standard setup",
         "random": "Random setup",
+        "mine": "My last setup",
         "attacker": "attacker won",
         "defender": "defender held",
         "both": "both removed",
@@ -52,6 +54,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prompt": "请布阵",
         "standard": "标准布阵",
         "random": "随机布阵",
+        "mine": "我上次的布阵",
         "attacker": "进攻方胜",
         "defender": "防守方胜",
         "both": "同归于尽",
@@ -83,11 +86,21 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
         drawn["grid"]["s"] = sorted({cells[a.data["from"]] for a in legal if a.kind == MOVE})
         drawn["ask"] = ask(words["move_prompt"], [move_option(words["move"], ("from", "to"))])
     if board.phase == SETUP and seat in board.pending():
+        # Each offered setup by its place in the seat's choices (its player's last first, when saved:
+        # the seat's own, never the other's): three whole setups would not fit a 1 KiB message.
+        labels = {
+            "mine": board.last[seat],
+            "random": random_setup(board.seed, seat),
+            "standard": sound_setup(seat),
+        }
+        choices = board.setup_choices(seat)
+        numbers = {label: choices.index(p) + 1 for label, p in labels.items() if p is not None}
         drawn["ask"] = ask(
             words["prompt"],
             [
-                option(words["standard"], "setup", data=STANDARD),
-                option(words["random"], "setup", data=RANDOM),
+                option(words[label], "setup", data={OFFERED: n})
+                for label, n in numbers.items()
+                if n not in list(numbers.values())[: list(numbers).index(label)]  # one label a setup
             ],
         )
     return drawn

@@ -1,5 +1,6 @@
 """A side's setup (RULES.md §6.3 Setup): the check with its reason codes in D9's order, the seeded
-random legal setup a timed-out seat gets, and the sound setups the bot plays."""
+random legal setup a timed-out seat gets, the sound setups the bot plays, and a player's saved setup
+turned to the side it plays now."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from ...errors import DeckhandError
 from .geometry import (
     CAMPS,
     FRONT_ROW,
@@ -94,3 +96,18 @@ def sound_setup(side: int, flipped: bool = False) -> Placement:
             sq = sq - sq % 5 + 4 - sq % 5
         out[NAMES[mirror(sq) if side else sq]] = token
     return dict(sorted(out.items()))
+
+
+def for_side(placement: Any, side: int) -> Placement:
+    """A saved setup (accepted for either side) as ``side`` plays it: mirrored row r → 13 − r when it
+    was saved on the other half. Anything that is not a legal setup of either side is an error."""
+    if not isinstance(placement, dict) or not all(
+        isinstance(k, str) and SQUARE_NAME.fullmatch(k) for k in placement
+    ):
+        raise DeckhandError(f"a saved junqi setup is {{square: piece}}, got {placement!r}")
+    if reason(side, placement) is None:
+        return dict(sorted(placement.items()))
+    turned = {NAMES[mirror(INDEX[key])]: token for key, token in placement.items()}
+    if reason(side, turned) is not None:
+        raise DeckhandError(f"the saved junqi setup is not a legal setup of either side: {placement!r}")
+    return dict(sorted(turned.items()))

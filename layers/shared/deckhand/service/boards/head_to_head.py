@@ -47,9 +47,26 @@ def game_carry(position: Position, options: dict[str, Any] | None, game_no: int)
     return None if options is None else {"options": options}
 
 
+def game_seed(salt: str, number: int, game_no: int) -> str:
+    """The seed of game ``game_no`` of the match at table number ``number`` (a timed-out seat's random
+    choice is drawn from it): SHA-256 of the round's secret and the game, checkable once revealed."""
+    return hashlib.sha256(f"deckhand/game-seed/{salt}/table/{number}/game/{game_no}".encode()).hexdigest()
+
+
 def seated(pair: Sequence[Any], first: int) -> list[Any]:
     """A match's sides' seats (players, devices) in a game's seat order: the first mover at seat 0."""
     return [pair[first], pair[1 - first]]
+
+
+def seated_devices(devices: Sequence[str], handsets: Sequence[str], first: int) -> list[str]:
+    """Each seat's device in a game whose first mover is side ``first``: a table's handset stays at
+    its seat, a player's own device (one that is not the table's handset at the player's seat in the
+    round's seating) follows its player to whichever seat the player takes."""
+    out = []
+    for seat, side in enumerate((first, 1 - first)):
+        own = devices[side] != handsets[side]
+        out.append(devices[side] if own else handsets[seat])
+    return out
 
 
 @dataclass(frozen=True)

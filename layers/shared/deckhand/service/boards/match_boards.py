@@ -25,8 +25,8 @@ from ...competition.matchplay.level_points import GameScore, Side
 from ...engines.contract import outcome_of
 from ...engines.registry import Game, game
 from ..infra.clock import now_ms
-from ..storage.keys import STATE, board_pk, deal_sk, event_pk, match_sk, round_sk
-from ..storage.models import BoardStateItem, DealItem, MatchItem, RoundItem, transaction
+from ..storage.keys import STATE, board_pk, deal_sk, event_pk, kept_sk, match_sk, round_sk
+from ..storage.models import BoardStateItem, DealItem, KeptItem, MatchItem, RoundItem, transaction
 from . import head_to_head, round_progress
 from .round_items import derived_order
 
@@ -37,13 +37,49 @@ def match_deal(salt: str, number: int, board_no: int, g: Game, same_boards: bool
     return derived_order(f"{salt}/{place}", g)
 
 
-def first_carry(match: MatchItem, g: Game | None = None, game_no: int = 1) -> dict[str, Any] | None:
-    """What a game's first board starts from: the event's rule options, nothing carried (a board
-    game's game ``game_no``: the options the rules give that game)."""
+def first_carry(match: MatchItem) -> dict[str, Any] | None:
+    """What a card game's first board starts from: the event's rule options, nothing carried (a board
+    game's: ``head_to_head_carry``)."""
     options = match.rules.get("options")
-    if g is not None and g.position is not None:
-        return head_to_head.game_carry(g.position, options, game_no)
     return None if options is None else {"options": options}
+
+
+def head_to_head_carry(
+    event_id: str, match: MatchItem, g: Game, salt: str, game_no: int, just_kept: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """What game ``game_no`` of a board game's match starts from: the options the rules give it, the
+    game's seed (from the round's secret: ``deckhand verify`` can recompute it) where the game takes
+    one, and each seat's player's kept choice where it keeps one (``just_kept``: the game just ended's,
+    not stored yet) — each seat's own: the engine offers it to that seat alone."""
+    position = g.position
+    assert position is not None
+    carry = head_to_head.game_carry(position, match.rules.get("options"), game_no)
+    if position.seeded:
+        carry = {**(carry or {}), "seed": head_to_head.game_seed(salt, match.number, game_no)}
+    if position.keeps:
+        first = first_mover(match, g, salt, game_no) or 0
+        players = head_to_head.seated(list(match.players), first)
+        kept = {**kept_choices(event_id, players), **(just_kept or {})}
+        carry = {**(carry or {}), "last": [kept.get(p) for p in players]}
+    return carry
+
+
+def kept_choices(event_id: str, players: list[str]) -> dict[str, Any]:
+    """player → their kept choice in the event (players without one are absent)."""
+    keys = [(event_pk(event_id), kept_sk(p)) for p in players if p]
+    return (
+        {item.sk.removeprefix(kept_sk("")): item.choice for item in KeptItem.batch_get(keys)} if keys else {}
+    )
+
+
+def kept_items(event_id: str, item: BoardStateItem, ended: dict[str, Any]) -> list[KeptItem]:
+    """Each seat's choice the ended game keeps (its result's ``keep``), for the seat's player."""
+    where = f"{item.round}/{item.table}/{item.board}"
+    return [
+        KeptItem(event_pk(event_id), kept_sk(player), choice=choice, board=where)
+        for player, choice in zip(item.players or [], ended.get("keep") or [], strict=False)
+        if player and choice is not None
+    ]
 
 
 def first_mover(match: MatchItem, g: Game, salt: str, game_no: int) -> int | None:
@@ -78,13 +114,17 @@ def board_item(
 ) -> BoardStateItem:
     """Board ``board_no`` of ``match``, waiting to start; its state is made now (the board before it
     has ended, so its carry is known). ``first``: a board game's side that moves first, at seat 0
-    (the players change seats between games, the table's handsets stay)."""
+    (the players change seats between games, the table's handsets stay, the players' own devices
+    follow them: ``match.rules["handsets"]`` are the table's, by the round's seating)."""
     g = game(ruleset)
     board = str(board_no)
     names = list(match.rules.get("names") or [])
-    players = list(match.players)
+    players, devices = list(match.players), list(match.devices)
     if first is not None:  # the players change seats, the table's handsets stay at theirs
         players = head_to_head.seated(players, first)
+        handsets = match.rules.get("handsets")
+        if handsets:  # a player's own device goes with its player
+            devices = head_to_head.seated_devices(devices, list(handsets), first)
     return BoardStateItem(
         board_pk(event_id, match.round, match.table, board),
         STATE,
@@ -97,7 +137,7 @@ def board_item(
         ruleset=ruleset,
         players=players,
         names=(head_to_head.seated(names, first) if first is not None and names else names) or None,
-        devices=list(match.devices),
+        devices=devices,
         langs=langs,
         dealer=match.dealer,
         next_board="",
@@ -199,7 +239,7 @@ def save_ended(item: BoardStateItem) -> None:
     ended = game(item.ruleset).load_board(item.state).result()
     outcome = outcome_of(ended)
     if outcome.points is not None and "low" in match.rules:
-        _save_game_ended(item, match, outcome.points, str(ended.get("why") or "played"))
+        _save_game_ended(item, match, outcome.points, ended)
         return
     games = list(match.games)
     if outcome.game is not None:
@@ -311,17 +351,22 @@ def _salt(event_id: str, round_no: int) -> str:
 
 
 def _save_game_ended(
-    item: BoardStateItem, match: MatchItem, points: tuple[float, float], ended_by: str
+    item: BoardStateItem, match: MatchItem, points: tuple[float, float], ended: dict[str, Any]
 ) -> None:
     """A board game's game has ended (RULES.md §6.5): the match's result once it is decided (a lot
-    after ``max_games`` level), else its next game, the colours as the rules give them."""
+    after ``max_games`` level), else its next game, the colours as the rules give them; with it, each
+    player's choice the game keeps for their next one."""
     g = game(item.ruleset)
     salt = _salt(item.event_id, item.round)
     game_no = len(match.games) + 1
     first = first_mover(match, g, salt, game_no) or 0
+    ended_by = str(ended.get("why") or "played")
     games = [*match.games, head_to_head.game_entry(points, first, ended_by, item.board)]
     rule = head_to_head.MatchOfGames(int(match.rules["max_games"]), bool(match.rules.get("draws")))
+    kept = kept_items(item.event_id, item, ended)
     with transaction() as tx:
+        for choice in kept:
+            tx.save(choice)
         if rule.decided(games):
             _match_done(tx, item, match, games, rule.result(games, salt, match.number))
             return
@@ -331,7 +376,14 @@ def _save_game_ended(
             item.event_id,
             match,
             board_no,
-            first_carry(match, g, board_no),
+            head_to_head_carry(
+                item.event_id,
+                match,
+                g,
+                salt,
+                board_no,
+                {k.sk.removeprefix(kept_sk("")): k.choice for k in kept},
+            ),
             order,
             item.ruleset,
             item.commitment or "",

@@ -13,6 +13,7 @@ from ..infra.messaging import down_topic
 from ..infra.runtime import Runtime
 from ..storage.models import BoardStateItem, DeviceItem
 from .incoming import DEALER
+from .player_devices import seat_on
 
 
 def hello(
@@ -45,9 +46,9 @@ def hello(
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
     if lang is not None and seat != DEALER:
         same = current is restart
-        restart = None if restart is None else board_store.set_lang(restart, seat, lang)
+        restart = None if restart is None else board_store.set_lang(restart, seat_on(device, restart), lang)
         if current is not None:
-            current = restart if same else board_store.set_lang(current, seat, lang)
+            current = restart if same else board_store.set_lang(current, seat_on(device, current), lang)
     if restart is not None:
         if board_progress.start_next(rt, restart):
             return {"status": "accepted"}
@@ -60,7 +61,7 @@ def hello(
         if current.status in ("playing", "stopped"):
             board_progress.send_deal_order(rt, current)  # the board being dealt or played: never a later one
     else:
-        board_views.publish_views(rt.publisher, current, only_seat=seat, to=to)
+        board_views.publish_views(rt.publisher, current, only_seat=seat_on(device, current), to=to)
     return {"status": "accepted"}
 
 

@@ -117,8 +117,9 @@ def _route(
     item = board_store.load(device.event_id, round_no, device.table, message.board)
     if item is None:
         raise BadMessage("wrong_board", f"board {message.board!r} is not played at this table in this round")
+    seat = player_devices.seat_on(device, item)  # a player device: its player's seat on this board
     if isinstance(message, Act) and message.a.k == CALL:
-        return call_referee(rt, thing, message.msg, item, device.seat)
+        return call_referee(rt, thing, message.msg, item, seat)
     if board_log.find_logged(item, thing, message.msg):
         return _duplicate(rt, thing, message.msg, item)
     if isinstance(message, Dealt):
@@ -126,7 +127,7 @@ def _route(
             # The referee had the server deal this board (its dealing table failed): reads change nothing.
             raise BadMessage("not_your_seat", f"board {item.board} is not dealt by this table")
         return dealing_report(rt, thing, message.msg, item, message.cards, partial=message.upto is not None)
-    return _act(rt, thing, message, item, device.seat)
+    return _act(rt, thing, message, item, seat)
 
 
 def _round_of(message: Hello | Dealt | Act, device: DeviceItem) -> int:

@@ -1,8 +1,9 @@
 """A player's own device (a join link's, role ``player``) acts for wherever its player sits.
 
 A handset stays at its table; a player moves between tables from round to round (the Swiss movement,
-a match round's pairing, a referee's re-seat): each message of a player device is placed at the seat
-the round's seating gives its player. Its link is checked again first, uncached: a revoked or
+a match round's pairing, a referee's re-seat): each message of a player device is placed at the table
+the round's seating gives its player, and on a board at the seat its player holds there (a board
+game's players change seats between the games of a match: the device goes with its player). Its link is checked again first, uncached: a revoked or
 replaced link's device is refused from its next message on, even while still connected.
 """
 
@@ -20,7 +21,7 @@ from ..duplicate.rounds import get_round
 from ..infra import outgoing
 from ..infra.runtime import Runtime
 from ..organiser.events import get_event
-from ..organiser.player_links import link_valid
+from ..organiser.player_links import PLAYER_ROLE, link_valid
 from ..storage.keys import event_pk, table_sk
 from ..storage.models import BoardStateItem, DeviceItem, RoundItem, TableItem
 from .incoming import BadMessage
@@ -54,6 +55,14 @@ def placed(device: DeviceItem, round_no: int) -> DeviceItem:
     raise BadMessage(NOT_SEATED, f"player {device.player!r} sits at no table in round {round_no}")
 
 
+def seat_on(device: DeviceItem, item: BoardStateItem) -> int:
+    """The seat ``device`` acts for on the board ``item``: a player device its player's seat there
+    (never the opponent's, whatever the round's seating says), any other device its own."""
+    if device.role == PLAYER_ROLE and device.player in (item.players or []):
+        return list(item.players).index(device.player)
+    return device.seat
+
+
 def hand_over(rt: Runtime, event_id: str, devices: dict[str, str | None]) -> None:
     """Players whose link changed while a round is in play (``devices``: player → their new link's
     thing, or None when revoked: the table's handset again) get their seat's views there from now on:
@@ -66,9 +75,9 @@ def hand_over(rt: Runtime, event_id: str, devices: dict[str, str | None]) -> Non
     for player, thing in devices.items():
         row = next((row for row in r.seating if player in row["seats"]), None)
         if row is not None:
-            seat = row["seats"].index(player)
-            handset = _handset(event_id, row["table"], seat)
-            _hand_over_seat(rt, event_id, round_no, r, row["table"], seat, thing or handset)
+            _hand_over_seat(
+                rt, event_id, round_no, r, row["table"], row["seats"].index(player), player, thing
+            )
 
 
 def _handset(event_id: str, table: str, seat: int) -> str:
@@ -79,30 +88,44 @@ def _handset(event_id: str, table: str, seat: int) -> str:
 
 
 def _hand_over_seat(
-    rt: Runtime, event_id: str, round_no: int, r: RoundItem, table: str, seat: int, thing: str
+    rt: Runtime,
+    event_id: str,
+    round_no: int,
+    r: RoundItem,
+    table: str,
+    seat: int,
+    player: str,
+    thing: str | None,
 ) -> None:
+    """``seat``: the player's in the round's seating (a match's devices are kept by it); on each board
+    the player's seat there (a board game's players change seats between games). ``thing`` None: the
+    table's handset at that seat again."""
     if r.match:
+        handset = _handset(event_id, table, seat)
         for _ in range(5):  # a match's next board is made from its devices: changed first, on its version
             match = get_match(event_id, round_no, table)
-            if match.devices[seat] == thing:
+            if match.devices[seat] == (thing or handset):
                 break
-            match.devices = [thing if s == seat else d for s, d in enumerate(match.devices)]
+            match.devices = [(thing or handset) if s == seat else d for s, d in enumerate(match.devices)]
             try:
                 match.save()
                 break
             except PutError:
                 continue
 
-    def change(item: BoardStateItem) -> bool | Unchanged[bool]:
-        if item.status == "ended" or item.devices[seat] == thing:
-            return Unchanged(False)
-        item.devices = [thing if s == seat else d for s, d in enumerate(item.devices)]
-        return True
-
     for board in boards_of_table(event_id, round_no, r, table):
         item = board_store.load(event_id, round_no, table, board)
         if item is None:
             continue
+        at = list(item.players).index(player) if player in (item.players or []) else seat
+        to = thing or _handset(event_id, table, at)
+
+        def change(item: BoardStateItem, at: int = at, to: str = to) -> bool | Unchanged[bool]:
+            if item.status == "ended" or item.devices[at] == to:
+                return Unchanged(False)
+            item.devices = [to if s == at else d for s, d in enumerate(item.devices)]
+            return True
+
         item, changed = board_store.transact((event_id, round_no, table, board), change, first=item)
         if changed and item.status in ("playing", "stopped"):
-            board_views.publish_views(rt.publisher, item, only_seat=seat)
+            board_views.publish_views(rt.publisher, item, only_seat=at)

@@ -24,7 +24,14 @@ from ...engines.registry import Game, game
 from ...errors import DeckhandError
 from ..boards import progress as board_progress
 from ..boards.head_to_head import MIN_GAMES
-from ..boards.match_boards import board_item, deal_item, first_carry, first_mover, match_deal
+from ..boards.match_boards import (
+    board_item,
+    deal_item,
+    first_carry,
+    first_mover,
+    head_to_head_carry,
+    match_deal,
+)
 from ..boards.round_items import round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
@@ -235,6 +242,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
         [row["pairs"] for row in round_item.seating],
     )  # fmt: skip
     numbers = draw_numbers(event, settings)
+    handsets = {table_of(t.sk): list(t.seats) for t in list_tables(event_id)} if g.position else {}
     for i, row in enumerate(round_item.seating):
         options_json = round_options(g, event.options, i in undrawn)
         match = MatchItem(
@@ -262,6 +270,9 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
                     else {}
                 ),
                 **head_to_head_rules(g, settings, row["pairs"], numbers),
+                # A board game's players change seats between games: the table's handsets stay, a
+                # player's own device (in ``devices`` instead of the handset) follows its player.
+                **({"handsets": handsets.get(row["table"], [""] * g.seats)} if g.position else {}),
             },
             boards=["1"],
             games=[],
@@ -278,7 +289,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             event_id,
             match,
             1,
-            first_carry(match, g),
+            head_to_head_carry(event_id, match, g, round_item.salt, 1) if g.position else first_carry(match),
             order,
             g.ruleset,
             round_item.commitment,

@@ -38,6 +38,11 @@ def player_sk(player: str) -> str:
     return f"{PLAYER_PREFIX}{player}"
 
 
+def kept_sk(player: str) -> str:
+    """A player's kept choice in an event (their last Junqi setup), offered again in their next game."""
+    return f"KEPT#{player}"
+
+
 LINK_PREFIX = "LINK#"
 # A player's own device (the browser client) is the thing "web-<link id>": no handset may take that name.
 PLAYER_THING_PREFIX = "web-"

@@ -362,6 +362,14 @@ class ActiveItem(_Base):
     round = IntAttribute()
 
 
+class KeptItem(_Base):
+    """pk EVENT#<id>, sk KEPT#<player>: the player's last choice a board game keeps for their next
+    game in the event (a Junqi setup, as sent, whichever side), written with the game's end."""
+
+    choice = JSONAttribute()
+    board = UnicodeAttribute()  # where it was made: <round>/<table>/<board>
+
+
 ALL_MODELS: tuple[type[_Base], ...] = (
     EventItem,
     PlayerItem,
@@ -385,6 +393,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     StandingsPartItem,
     AuditItem,
     ActiveItem,
+    KeptItem,
 )
 
 
