@@ -162,7 +162,15 @@ def test_the_new_event_form_offers_every_rule_set_and_match_format(console):  # 
     assert all(f'value="{f}"' in text for f in ("swiss", "round_robin", "knockout", "swiss_then_knockout"))
     assert all(f'name="match_{d}"' in text for d in forms.MATCH_DOCUMENTS)
     asked = set(MatchSpec.model_fields)
-    offered = {"format", "games", "same_boards", "no_new_board_after", "deal_ms", *forms.MATCH_DOCUMENTS}
+    offered = {
+        "format",
+        "games",
+        "same_boards",
+        "no_new_board_after",
+        "deal_ms",
+        "max_games",
+        *forms.MATCH_DOCUMENTS,
+    }
     assert asked == offered  # a setting the API takes and the form does not offer fails here
     from deckhand.service.bodies import EventSpec
 

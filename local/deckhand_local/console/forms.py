@@ -184,7 +184,7 @@ def event_body(form: dict[str, str]) -> dict[str, Any]:
         if form.get(f"match_{key}", "").strip():
             settings[key] = form[f"match_{key}"].strip()
     settings["same_boards"] = form.get("match_same_boards") == "on"
-    for key in ("no_new_board_after", "deal_ms"):
+    for key in ("no_new_board_after", "deal_ms", "max_games"):
         if (value := _number(form, f"match_{key}")) is not None:
             settings[key] = value
     for key in MATCH_DOCUMENTS:

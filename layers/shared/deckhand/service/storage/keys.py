@@ -39,7 +39,7 @@ def player_sk(player: str) -> str:
 
 
 def kept_sk(player: str) -> str:
-    """A player's kept choice in an event (their last Junqi setup), offered again in their next game."""
+    """A player's kept choice in an event (their last setup of a board game that keeps one), offered again in their next game."""
     return f"KEPT#{player}"
 
 

@@ -364,7 +364,7 @@ class ActiveItem(_Base):
 
 class KeptItem(_Base):
     """pk EVENT#<id>, sk KEPT#<player>: the player's last choice a board game keeps for their next
-    game in the event (a Junqi setup, as sent, whichever side), written with the game's end."""
+    game in the event (a setup, as sent, whichever side), written with the game's end."""
 
     choice = JSONAttribute()
     board = UnicodeAttribute()  # where it was made: <round>/<table>/<board>
