@@ -154,9 +154,9 @@ clean:
 
 # The console's Lambda package: `sam build` runs this for ConsoleFunction (template.yaml: BuildMethod
 # makefile, the output in ARTIFACTS_DIR). The handler, the console's code and templates, its browser files
-# (htmx vendored above), and its two dependencies built for Lambda's arm64 Python 3.12; the layer brings
+# (htmx vendored above), the results site, guide cards and verify it offers, and its dependencies built for Lambda's arm64 Python 3.12; the layer brings
 # deckhand. CONSOLE_PIP=: leaves the dependencies out (tests/infrastructure/test_console_package.py).
-CONSOLE_LOCAL := __init__.py api_events.py static_files.py console site/__init__.py site/words.py
+CONSOLE_LOCAL := __init__.py api_events.py static_files.py guide_cards.py verification.py console site
 CONSOLE_PIP ?= $(PYTHON) -m pip install --quiet --disable-pip-version-check --platform manylinux2014_aarch64 \
 	--implementation cp --python-version 3.12 --only-binary=:all: --target $(ARTIFACTS_DIR) -r functions/console/requirements.txt
 build-ConsoleFunction: $(WEB)
