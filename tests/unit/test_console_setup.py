@@ -311,3 +311,51 @@ def test_a_played_round_is_published_and_verified_from_the_console():
 
 def cookie(browser: Browser) -> str:
     return "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+
+
+def test_the_owner_names_the_staff_and_only_the_owner_may(console):  # noqa: F811
+    """The roles page: the owner replaces the event's organisers and referees (the API's PUT); a bad
+    line is named and nothing is sent; the named referee then sees the event, without the form."""
+    con, api = console
+    td = td_with_cup(con, api)
+    status, text = td.get("/console/events/cup/roles")
+    assert (
+        status == 200
+        and 'data-identity="local:ref" data-role="referee"' in text
+        and 'id="roles-form"' in text
+    )
+    assert 'id="to-roles"' in td.get("/console/events/cup")[1]
+    status, text = td.submit(
+        "/console/events/cup/roles", "roles-form", "/console/events/cup/roles", {"roles": "local:eve, boss"}
+    )
+    assert status == 400 and "line 1" in text
+    assert api_call(api, "GET", "/events/cup/roles", caller="local:td")[1]["roles"] == {
+        "local:ref": "referee"
+    }
+    roles = "local:ref, referee\nlocal:eve, Organiser"
+    status, text = td.submit(
+        "/console/events/cup/roles", "roles-form", "/console/events/cup/roles", {"roles": roles}
+    )
+    assert status == 200 and "data-done" in text
+    granted = {"local:ref": "referee", "local:eve": "organiser"}
+    assert api_call(api, "GET", "/events/cup/roles", caller="local:td")[1]["roles"] == granted
+    eve = Browser(con)
+    eve.sign_in("local:eve")
+    status, text = eve.get("/console/events/cup/roles")
+    assert status == 200 and 'id="roles-form"' not in text  # an organiser, not the owner
+    ref = Browser(con)
+    ref.sign_in("local:ref")
+    assert ref.get("/console/events/cup/roles")[0] == 200
+    status, _, text = ref.request("POST", "/console/events/cup/roles", {"roles": "", "csrf": "forged"})
+    assert status == 403
+    assert api_call(api, "GET", "/events/cup/roles", caller="local:td")[1]["roles"] == granted
+
+
+def test_the_roles_form_reads_lines_of_identity_and_role() -> None:
+    assert forms.roles_body("") == {"roles": {}}
+    assert forms.roles_body("local:a, referee\n\nlocal:b,ORGANISER") == {
+        "roles": {"local:a": "referee", "local:b": "organiser"}
+    }
+    for bad in ("local:a", "local:a, owner", "local:a, referee\nlocal:a, organiser", ", referee"):
+        with pytest.raises(forms.FormError, match="line"):
+            forms.roles_body(bad)

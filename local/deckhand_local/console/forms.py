@@ -146,6 +146,24 @@ def tables_body(text: str) -> dict[str, Any]:
     return {"tables": tables}
 
 
+ROLES = ("organiser", "referee")
+
+
+def roles_body(text: str) -> dict[str, Any]:
+    """``identity, organiser|referee`` a line → ``{"roles": {identity: role}}``; nothing written: no
+    roles but the owner's (the API's PUT replaces every role, so the form always sends them all)."""
+    if not text.strip():
+        return {"roles": {}}
+    roles: dict[str, str] = {}
+    for n, row in _rows(text):
+        if len(row) != 2 or not row[0] or row[1].lower() not in ROLES:
+            raise FormError(f"line {n}: an identity, then organiser or referee")
+        if row[0] in roles:
+            raise FormError(f"line {n}: {row[0]} has a role on an earlier line")
+        roles[row[0]] = row[1].lower()
+    return {"roles": roles}
+
+
 MATCH_DOCUMENTS = ("swiss", "ranking", "round_robin", "knockout", "extra_board", "stages")
 
 

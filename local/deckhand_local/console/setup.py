@@ -67,8 +67,8 @@ class Console(Protocol):
 
 
 # GET pages and POST actions of an event, under /console/events/{id}/
-PAGES = ("pairing", "links", "cards", "publish", "publish/site", "verify")
-ACTIONS = ("pairing", "links", "links/revoke")
+PAGES = ("pairing", "links", "cards", "publish", "publish/site", "verify", "roles")
+ACTIONS = ("pairing", "links", "links/revoke", "roles")
 # A printable page (guide cards, join cards) carries its own inline style and inline SVG, no script.
 PRINT_POLICY = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'"
@@ -127,6 +127,8 @@ def get(visit: Visit, page: str) -> Reply:
     event, words = visit.event, visit.words
     if page == "pairing":
         return _pairing_page(visit, 200)
+    if page == "roles":
+        return _roles_page(visit, 200)
     if visit.role == "referee" and page in ("links", "publish/site"):
         raise Refused(403, "refused.not_organiser")
     if page == "links":
@@ -156,6 +158,15 @@ def post(visit: Visit, action: str, form: dict[str, str]) -> Reply:
         if status >= 300:
             return _pairing_page(visit, status, form=form, answer=answer)
         return _pairing_page(visit, 200, done=words("setup.pairing_done"))
+    if action == "roles":
+        try:
+            body = forms.roles_body(form.get("roles", ""))
+        except forms.FormError as error:
+            return _roles_page(visit, 400, form=form, error=str(error))
+        status, answer = visit.call("PUT", "/roles", body)
+        if status >= 300:
+            return _roles_page(visit, status, form=form, answer=answer)
+        return _roles_page(visit, 200, done=words("setup.roles_done"))
     players = _players(visit)
     if action == "links/revoke":
         player = form.get("player", "")
@@ -190,6 +201,22 @@ def _pairing_page(visit: Visit, status: int, **more: Any) -> Reply:
         pairing=pairing if code == 200 else None,
         pairing_error=pairing.get("error") if code != 200 and isinstance(pairing, dict) else None,
         names=names,
+        **more,
+    )
+
+
+def _roles_page(visit: Visit, status: int, **more: Any) -> Reply:
+    """The event's owner and staff; the owner may replace the roles (the API's PUT, owner only)."""
+    staff = _answer(visit.call("GET", "/roles"))
+    roles = sorted(staff["roles"].items())
+    text = "\n".join(f"{identity}, {role}" for identity, role in roles)
+    return visit.page(
+        status,
+        "roles.html",
+        owner=staff["owner"],
+        roles=roles,
+        may_change=staff["owner"] == visit.session.identity,
+        roles_text=text,
         **more,
     )
 
