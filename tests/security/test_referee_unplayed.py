@@ -6,12 +6,14 @@ the referee wins or loses whole, and every export marks the board."""
 
 import csv
 import io
+from types import SimpleNamespace
 
 import pytest
 from api_calls import ALICE, BOB, EVENT, artificial_score, audit, call, cup_dealt
 from backend import run_round
 from deckhand.engines.contract import Rejected
 from deckhand.service.boards import progress as board_progress
+from deckhand.service.boards import round_progress
 from deckhand.service.boards import store as board_store
 from deckhand.service.duplicate import scoring
 from deckhand.service.refereeing import replay_audit, unplayed_boards
@@ -43,8 +45,10 @@ def board(table, b):
     return board_store.load("cup", 1, table, b)
 
 
-def progress():
-    return models.ProgressItem.get(keys.event_pk("cup"), keys.progress_sk(1), consistent_read=True)
+def progress() -> SimpleNamespace:
+    """The round's count of scored boards, as its status reads it (summed over its shards)."""
+    done, total = round_progress.progress_of("cup", 1)
+    return SimpleNamespace(boards_done=done, boards_total=total)
 
 
 def result(table, b):
