@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
 from ..common.board import END, GameBoard
+from ..common.head_to_head import resign_or_draw, scores_and_points
 from ..contract import Action, Board, Rejected, Timing
 from . import RULESET, SEATS
 from .ending import Verdict, round_end
@@ -182,12 +183,7 @@ class CheckersBoard(GameBoard):
             return []
         found = destinations(self.pieces, seat)
         actions = [move(seat, name(a), name(b)) for a, b in found] or [Action(seat, PASS)]
-        actions.append(Action(seat, RESIGN))
-        if self.offer == NOBODY:
-            actions.append(Action(seat, OFFER))
-        elif self.offer != seat:
-            actions.append(Action(seat, ACCEPT))
-        return actions
+        return actions + resign_or_draw(seat, self.offer)
 
     def default_action(self, seat: int) -> Action | None:
         """At the move's time limit the seat is warned (the third warning loses); the clock restarts."""
@@ -201,11 +197,7 @@ class CheckersBoard(GameBoard):
     def result(self) -> dict[str, Any]:
         """``scores`` +1/−1 (0 each when drawn), ``points`` the match's 1 / ½ / 0, the moves each side made."""
         self._check_ended()
-        if self.winner == NOBODY:
-            scores, points = [0, 0], [0.5, 0.5]
-        else:
-            scores = [1 if s == self.winner else -1 for s in range(SEATS)]
-            points = [1.0 if s == self.winner else 0.0 for s in range(SEATS)]
+        scores, points = scores_and_points(None if self.winner == NOBODY else self.winner, SEATS)
         return {
             "ruleset": RULESET,
             "winner": None if self.winner == NOBODY else SIDES[self.winner],

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from ...errors import DeckhandError
 from ..common.board import END, GameBoard
+from ..common.head_to_head import scores_and_points
 from ..contract import Action, Board, Rejected, Timing
 from . import RULESET, SEATS
 from .geometry import INDEX, NAMES, SIDES, SQUARES, parse
@@ -279,11 +280,7 @@ class JunqiBoard(GameBoard):
     def result(self) -> dict[str, Any]:
         """The game's result: ``scores`` +1/−1 (0 each when drawn), ``points`` the match's 1 / ½ / 0."""
         self._check_ended()
-        if self.winner == NOBODY:
-            scores, points = [0, 0], [0.5, 0.5]
-        else:
-            scores = [1 if s == self.winner else -1 for s in range(SEATS)]
-            points = [1.0 if s == self.winner else 0.0 for s in range(SEATS)]
+        scores, points = scores_and_points(None if self.winner == NOBODY else self.winner, SEATS)
         return {
             "ruleset": RULESET,
             "winner": None if self.winner == NOBODY else self.winner,
