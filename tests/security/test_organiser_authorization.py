@@ -1,6 +1,8 @@
 """Organiser B against organiser A's event, through the api handler as API Gateway calls it: every
 route that changes an event, or shows its staff's records, checks the caller's role."""
 
+import json
+
 import pytest
 from api_calls import ALICE, BOB, CAROL, EVENT, PLAYERS, TABLES, api_under_moto, call
 from deckhand.service.organiser import events
@@ -90,13 +92,49 @@ def test_roles_granted_by_the_owner(api):
     )
     assert code == 422 and answer["field"] == "by"
     code, audit = call(api, "GET", "/events/cup/audit", caller=CAROL)
-    assert code == 200 and [a["by"] for a in audit["audit"]] == [CAROL]
+    assert code == 200 and sorted((a["kind"], a["by"]) for a in audit["audit"]) == [
+        ("roles", ALICE),
+        ("warning", CAROL),
+    ]
     # A referee does referee actions only.
     for method, path, body in WRITES[:4]:
         assert call(api, method, path, body, caller=CAROL)[0] == 403, path
     # Roles taken back: refused again.
     assert call(api, "PUT", "/events/cup/roles", {"roles": {}})[0] == 200
     assert call(api, "POST", "/events/cup/rounds", caller=BOB)[0] == 403
+
+
+def test_every_change_of_staff_is_audited_once_with_who_and_what(api):
+    grants = [
+        {BOB: "organiser", CAROL: "referee"},
+        {BOB: "organiser", CAROL: "referee"},  # a retry: nothing changes, no second entry
+        {BOB: "referee"},
+        {},
+    ]
+    for roles in grants:
+        assert call(api, "PUT", "/events/cup/roles", {"roles": roles})[0] == 200
+    code, audit = call(api, "GET", "/events/cup/audit")
+    # The harness's clock stands still: entries of the same millisecond come in any order.
+    entries = sorted(json.dumps({k: v for k, v in a.items() if k != "at"}) for a in audit["audit"])
+    assert code == 200 and entries == sorted(
+        json.dumps(e)
+        for e in [
+            {"kind": "roles", "by": ALICE, "granted": {BOB: "organiser", CAROL: "referee"}},
+            {"kind": "roles", "by": ALICE, "changed": {BOB: "referee"}, "removed": {CAROL: "referee"}},
+            {"kind": "roles", "by": ALICE, "removed": {BOB: "referee"}},
+        ]
+    )
+
+
+def test_a_change_of_staff_on_a_stale_event_is_refused_and_audits_nothing(api):
+    from deckhand.errors import Conflict
+    from deckhand.service.organiser import access
+
+    stale = events.get_event("cup")
+    assert call(api, "PUT", "/events/cup/roles", {"roles": {BOB: "organiser"}})[0] == 200
+    with pytest.raises(Conflict):
+        access.set_roles(stale, ALICE, {CAROL: "referee"})
+    assert events.get_event("cup").roles == {BOB: "organiser"} and audit_count() == 1
 
 
 def test_roles_name_identities_and_known_roles_only(api):

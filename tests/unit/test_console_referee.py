@@ -232,7 +232,7 @@ def test_the_audit_log_newest_first_in_both_languages(cup):
         ticking.advance(1000)
     for lang, word in ((ZH, "审计日志"), (EN, "Audit log")):
         status, text = alice.get(f"{CUP}/audit?lang={lang}")
-        times = [int(t) for t in re.findall(r'data-audit-at="(\d+)"', text)]
+        times = [int(t) for t in re.findall(r'data-audit-kind="warning" data-audit-at="(\d+)"', text)]
         assert status == 200 and word in text and len(times) == 2 and times == sorted(times, reverse=True)
         players = re.findall(r'data-audit-field="player">(P\d)<', text)
         assert players == ["P2", "P1"]

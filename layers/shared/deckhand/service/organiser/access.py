@@ -8,12 +8,15 @@ has no owner: nobody may change it through the API.
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Literal
 
-from pynamodb.exceptions import UpdateError
+from pynamodb.exceptions import TransactWriteError
 
 from ...errors import Conflict, DeckhandError
-from ..storage.models import EventItem
+from ..infra.clock import now_ms
+from ..storage.keys import audit_sk
+from ..storage.models import AuditItem, EventItem, transaction
 
 Role = Literal["owner", "organiser", "referee"]
 Action = Literal["grant", "organise", "referee"]
@@ -61,8 +64,10 @@ def check_identity(identity: str) -> str:
 
 
 def set_roles(event: EventItem, identity: str, roles: dict[str, str]) -> EventItem:
-    """Replace the event's roles (owner only). Written on the event's version: a grant made
-    meanwhile by another request fails this one rather than being lost."""
+    """Replace the event's roles (owner only), with an audit entry (``roles``: who was granted, changed
+    or removed) in the same transaction. Written on the event's version: a grant made meanwhile by
+    another request fails this one rather than being lost. The same roles again change nothing and
+    add no entry (a retry)."""
     require(event, identity, "grant")
     if len(roles) > MAX_ROLES:
         raise DeckhandError(f"at most {MAX_ROLES} roles per event")
@@ -72,8 +77,36 @@ def set_roles(event: EventItem, identity: str, roles: dict[str, str]) -> EventIt
             raise DeckhandError(f"role {role!r} is not one of {', '.join(GRANTABLE)}")
         if who == event.owner:
             raise DeckhandError("the owner has every role already")
+    before, after = dict(event.roles or {}), dict(sorted(roles.items()))
+    if before == after:
+        return event
+    at = now_ms()
+    entry = AuditItem(
+        event.pk,
+        audit_sk(at, secrets.token_hex(4)),
+        kind="roles",
+        detail=role_changes(before, after),
+        by=identity,
+        at=at,
+    )
     try:
-        event.update(actions=[EventItem.roles.set(dict(sorted(roles.items())))])
-    except UpdateError:
+        with transaction() as tx:
+            tx.update(event, actions=[EventItem.roles.set(after)])
+            tx.save(entry, condition=AuditItem.sk.does_not_exist())
+    except TransactWriteError:
         raise Conflict("the event changed meanwhile; read it and try again") from None
+    event.roles = after
     return event
+
+
+def role_changes(before: dict[str, str], after: dict[str, str]) -> dict[str, dict[str, str]]:
+    """What an audit entry says of a change of staff: each identity granted, changed (to its new
+    role) or removed (with the role it had)."""
+    changes: dict[str, dict[str, str]] = {"granted": {}, "changed": {}, "removed": {}}
+    for who, role in after.items():
+        if who not in before:
+            changes["granted"][who] = role
+        elif before[who] != role:
+            changes["changed"][who] = role
+    changes["removed"] = {who: role for who, role in before.items() if who not in after}
+    return {k: v for k, v in changes.items() if v}
