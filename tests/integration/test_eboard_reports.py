@@ -7,6 +7,7 @@ audited once, and refused while the sensed pieces differ from the game."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
@@ -268,3 +269,32 @@ def test_a_xiangqi_game_played_partly_from_the_board_through_a_stop_to_its_end(b
     following = board("T1", "2")
     assert following.status == "playing" and following.eboard == "eb-1"
     assert last(backend, "eb-1", "pos")["b"] == "2" and last(backend, "eb-1", "pos")["n"] == 0
+
+
+def test_through_the_api_a_board_game_table_takes_an_electronic_board_and_the_referee_resumes_it():
+    """The organiser API: a two-seat table with its electronic board (refused for a game that hides
+    pieces), and the resume as a referee action — refused to a caller who referees nothing there."""
+    from api_calls import ALICE, BOB, api_under_moto, call
+
+    cup = {"event_id": EVENT, "name": "Cup", "ruleset": XIANGQI, "grade": "unrated", "rounds": 1,
+           "start": "2026-12-14", "match": {"format": "knockout"}}  # fmt: skip
+    backend = Backend()
+    with api_under_moto(backend.rt) as api:
+        assert call(api, "POST", "/events", cup)[0] == 201
+        players = {"pairs": [{"id": p, "players": [{"id": p}]} for p in ("LI", "WANG")]}
+        assert call(api, "POST", "/events/eb-cup/pairs", players)[0] == 201
+        table = {"tables": [{"id": "T1", "seats": ["hs-1-0", "hs-1-1"], "eboard": "eb-1"}]}
+        status, body = call(api, "POST", "/events/eb-cup/tables", table)
+        assert status == 201, body
+        hidden = {**cup, "event_id": "hidden", "ruleset": "junqi-2004"}
+        assert call(api, "POST", "/events", hidden)[0] == 201
+        status, body = call(api, "POST", "/events/hidden/tables", table)
+        assert status == 400 and "electronic board" in json.dumps(body), body
+        assert call(api, "POST", "/events/eb-cup/rounds")[0] == 202
+        backend.send("eb-1", moved("eb-1-1", illegal(board()), 0))
+        resume = {"kind": "resume", "table": "T1", "version": board().version, "reason": "pieces put back"}
+        assert call(api, "POST", "/events/eb-cup/referee", resume, caller=BOB)[0] == 403
+        assert board().status == "stopped"
+        status, body = call(api, "POST", "/events/eb-cup/referee", resume, caller=ALICE)
+        assert status == 201 and body["kind"] == "resume" and body["by"] == ALICE, body
+        assert board().status == "playing"
