@@ -91,6 +91,11 @@ def test_a_sensed_legal_move_is_the_seat_to_moves_and_every_screen_follows(backe
         assert last(backend, thing, "view")["v"] == item.version  # both seats' screens updated
     assert last(backend, "eb-1", "pos")["n"] == 1
     assert last(backend, "eb-1", "ack") == {"t": "ack", "msg": "eb-1-1", "v": item.version}
+    # Rebooted, it says hello and is told the position again (nothing of a seat's screen).
+    backend.publisher.clear()
+    assert backend.send("eb-1", {"t": "hello", "msg": "eb-1-2", "lang": "en"}) == {"status": "accepted"}
+    assert [p["t"] for p in backend.publisher.to("eb-1")] == ["ack", "pos"]
+    assert last(backend, "eb-1", "pos")["n"] == 1 and backend.publisher.to("hs-1-0") == []
 
 
 def test_an_illegal_move_stops_the_board_for_the_referee_and_holds_its_clocks(backend):
