@@ -63,6 +63,15 @@ BUILT = {
     ),
     "deal": outgoing.deal(board="1", round_no=2, seats=3, order=["D3"], kitty=3, number=2, each=True),
     "stopped": outgoing.stopped("1", "card 8 misread"),
+    "pos": outgoing.pos(
+        board="1",
+        round_no=2,
+        version=3,
+        moves=4,
+        status="playing",
+        fields=["from", "to"],
+        grid=SCREEN["grid"],
+    ),
 }
 
 
@@ -123,6 +132,8 @@ def test_what_the_firmware_sends_up_parses_on_the_server() -> None:
         protocol.act("hs-3", "1", {"k": "bid", "v": 2}),
         protocol.act("hs-4", "1", {"k": "play", "c": True, "d": {"as": "H5"}}, ["HA"]),
         protocol.act("hs-5", "1", {"k": "move", "q": ["from", "to"]}, None, 2, ["h2", "e2"]),
+        protocol.moved("eb-1", "1", 4, ["h2", "e2"], 2),
+        protocol.position("eb-2", "1", ["rh.", "RH."], 2),
     ]
     for message in up:
         assert set(message) - {"t"} <= set(protocol.UP_FIELDS[message["t"]])

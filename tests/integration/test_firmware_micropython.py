@@ -176,3 +176,15 @@ def test_firmware_type_checks_against_the_esp32_stubs():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 errors" in proc.stdout
+
+
+EBOARD_GAMES = [r for r in BOARD_GAMES if not game(r).position.hidden]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("ruleset", EBOARD_GAMES)
+def test_electronic_board_under_micropython(tmp_path, ruleset):
+    """The electronic-board app's tests, then its heap over a bot game's positions, each answered by a
+    move sensed (every tenth by a position report): within the handset's budget, every message < 1 KiB."""
+    proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_eboard.py", ruleset=ruleset)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "eboard heap over a game" in proc.stdout and "micropython: 7 passed, 0 failed" in proc.stdout

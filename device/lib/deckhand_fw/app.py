@@ -3,6 +3,7 @@ from . import protocol
 from .config import ConfigError, load
 from .conn import Connection
 from .dealer import Dealer
+from .eboard import EBoard
 from .handset import Handset
 from .resend import ResendQueue
 from .store import FileStore
@@ -12,7 +13,8 @@ def build(cfg, hal, make_client, state_folder):
     store = FileStore(state_folder)
     ids = protocol.MessageIds(cfg["thing"], store)
     queue = ResendQueue(store)
-    app = Handset(hal, ids) if cfg["role"] == "handset" else Dealer(hal, ids)
+    apps = {"handset": Handset, "dealer": Dealer, "eboard": EBoard}
+    app = apps[cfg["role"]](hal, ids)
     conn = Connection(cfg, make_client, hal.ticks_ms, ids, queue, app.on_message)
     app.attach(conn)
     return app, conn
@@ -39,5 +41,9 @@ def run(hal, make_client, config_path="config.json", state_folder="/state", step
         elif event in ("ok", "redeal") and isinstance(app, Dealer):
             # On a dealing table the ok button is "deal again", pressed after a referee cleared a jam.
             app.redeal()
+        elif isinstance(app, EBoard):
+            app.sense()  # a piece lifted or set down
+            if event == "ok":
+                app.report_position()  # the referee put the pieces back: the board says what it senses
         n += 1
     return app

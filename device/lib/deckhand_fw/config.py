@@ -2,7 +2,7 @@
 import json
 
 REQUIRED = ("thing", "role", "endpoint")
-ROLES = ("handset", "dealer")
+ROLES = ("handset", "dealer", "eboard")
 
 
 class ConfigError(Exception):
@@ -20,7 +20,7 @@ def parse(text):
         if not isinstance(cfg.get(name), str) or not cfg.get(name):
             raise ConfigError("config.json: '" + name + "' is missing")
     if cfg["role"] not in ROLES:
-        raise ConfigError("config.json: role must be handset or dealer")
+        raise ConfigError("config.json: role must be handset, dealer or eboard")
     port = cfg.get("port", 8883)
     if not isinstance(port, int) or not 0 < port < 65536:
         raise ConfigError("config.json: port must be 1..65535")

@@ -8,6 +8,8 @@ UP_FIELDS = {
     "hello": ("msg",),
     "act": ("msg", "board", "r", "a"),
     "dealt": ("msg", "board", "r", "cards", "upto"),
+    "moved": ("msg", "board", "r", "n", "sq"),
+    "position": ("msg", "board", "r", "rows"),
 }
 DOWN_FIELDS = {
     "ack": ("msg", "v", "dup"),
@@ -15,6 +17,7 @@ DOWN_FIELDS = {
     "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "grid", "ask"),
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
+    "pos": ("b", "r", "v", "n", "st", "q", "grid"),
 }
 # kind, value, cards (tokens up; true in an option), data; q (an option's): the keys of the data the
 # picked squares go under, in order
@@ -86,6 +89,23 @@ def dealt(msg, board, cards, rnd=None, upto=None):
         m["r"] = rnd
     if upto is not None:
         m["upto"] = upto
+    return m
+
+
+def moved(msg, board, n, squares, rnd=None):
+    """An electronic board's move: the squares sensed, in the order of the move's keys, made in the
+    position numbered ``n`` (the server's ``pos``)."""
+    m = {"t": "moved", "msg": msg, "board": board, "n": n, "sq": list(squares)}
+    if rnd is not None:
+        m["r"] = rnd
+    return m
+
+
+def position(msg, board, rows, rnd=None):
+    """An electronic board's whole position as sensed: the grid's rows of glyphs."""
+    m = {"t": "position", "msg": msg, "board": board, "rows": list(rows)}
+    if rnd is not None:
+        m["r"] = rnd
     return m
 
 

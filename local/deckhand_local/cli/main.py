@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         "credentials", help="print a thing's provisioning (its config.json, with its password) as JSON"
     )
     p_credentials.add_argument("thing", help="the thing name, as registered at a table")
-    p_credentials.add_argument("--role", choices=("handset", "dealer"), default="handset")
+    p_credentials.add_argument("--role", choices=("handset", "dealer", "eboard"), default="handset")
     p_credentials.add_argument("--endpoint", help="host name or address devices use (default: the venue's)")
     p_credentials.add_argument(
         "--state", default=argparse.SUPPRESS, help="the venue's state folder (or before the subcommand)"

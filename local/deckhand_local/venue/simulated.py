@@ -316,3 +316,77 @@ class DealingTable(SimulatedDevice):
 
     def settled(self, views: dict[str, tuple[str, int]], deals: dict[str, str]) -> bool:
         return not self.redeal_pending and super().settled(views, deals)
+
+
+Hands = Callable[[dict[str, Any]], "list[str] | None"]
+
+
+class ElectronicBoard(SimulatedDevice):
+    """A board game's electronic board: the players' hands move the pieces on it and its sensors report
+    each move as the piece is set down, through the real firmware (``deckhand_fw.eboard``).
+
+    ``hands``: from the server's position (``pos``), the squares of the move the seat to move makes
+    (from, to; a stone: its point), or None while it thinks. ``illegal``: once, at the position numbered
+    ``illegal_at``, the hands make that move instead, as a player who moved a piece wrongly would: the
+    server stops the board, and the referee puts the pieces back (:meth:`put_back`) and resumes it."""
+
+    def __init__(
+        self,
+        thing: str,
+        link: VenueLink,
+        state: Path,
+        hands: Hands,
+        illegal_at: int | None = None,
+        illegal: list[str] | None = None,
+    ) -> None:
+        super().__init__(thing, "eboard", link, state)
+        self.hands = hands
+        self.illegal_at = illegal_at
+        self.illegal = illegal
+        self.moved: tuple[str, int, int] | None = None  # the position (board, moves, version) moved in
+        self.stops = 0
+        original = self._deliver
+
+        def on_message(message: dict[str, Any]) -> None:
+            if message.get("t") == "stopped":
+                self.stops += 1
+            original(message)
+
+        self._deliver = on_message
+
+    def step(self) -> None:
+        super().step()
+        pos = self.app.pos
+        if pos is None or not pos.get("q") or self.app.sent is not None or self.app.error:
+            return
+        key = (pos["b"], pos["n"], pos["v"])
+        if key == self.moved:
+            return
+        squares = self.hands(pos)
+        if self.illegal and pos["n"] == self.illegal_at:
+            squares, self.illegal = self.illegal, None  # one wrong move; the referee sets it right
+        if not squares:
+            return
+        self.moved = key
+        cells = _cells(pos["grid"], squares)
+        for cell in cells[:-1]:
+            self.hal.sensors.push("up", cell)
+        self.hal.sensors.push("down", cells[-1])
+        for _ in cells:
+            self.app.sense()
+
+    def put_back(self) -> None:
+        """The referee put the pieces back where the game has them: the sensors read the server's
+        position, and the board's button reports it (the resume itself is the referee's API action)."""
+        pos = self.app.pos
+        if pos is not None:
+            self.hal.sensors.rows = list(pos["grid"]["r"])
+            self.app.report_position()
+
+
+def _cells(grid: dict[str, Any], squares: list[str]) -> list[int]:
+    """The grid's cells of the squares named, as the firmware names them."""
+    from deckhand_fw import board
+
+    named = {board.name(grid, cell): cell for cell in board.squares(grid)}
+    return [named[name] for name in squares]

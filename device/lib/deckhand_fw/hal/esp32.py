@@ -96,6 +96,35 @@ class Motor:
         self.enable.value(1)
 
 
+class Sensors:
+    """An electronic board's sensor controller on UART2 (the pins of the card reader, which a board has
+    not): one event a line, ``up <cell>`` (a piece lifted) or ``down <cell>`` (a piece set down), cells
+    numbered as the server's grid (row * width + column, top row first); ``scan <width>`` is answered
+    with the glyph each square holds, one row a line, then an empty line."""
+
+    def __init__(self):
+        self.uart = machine.UART(2, baudrate=115200, rx=PINS["uart_rx"], tx=PINS["uart_tx"], timeout=50)
+
+    def poll(self):
+        line = self.uart.readline()
+        if not line:
+            return None
+        parts = line.decode().split()
+        if len(parts) != 2 or parts[0] not in ("up", "down") or not parts[1].isdigit():
+            return None
+        return parts[0], int(parts[1])
+
+    def scan(self, grid):
+        self.uart.write("scan " + str(grid["w"]) + "\n")
+        rows = []
+        for _ in range(len(grid["r"])):
+            line = self.uart.readline()
+            if not line or not line.strip():
+                break
+            rows.append(line.decode().rstrip("\r\n"))
+        return rows
+
+
 class Esp32Hal:
     def __init__(self):
         i2c = machine.I2C(0, sda=machine.Pin(PINS["sda"]), scl=machine.Pin(PINS["scl"]))
@@ -104,6 +133,14 @@ class Esp32Hal:
         self.buzzer = Buzzer()
         self.reader = Reader()
         self.motor = Motor()
+        self._sensors = None
+
+    @property
+    def sensors(self):
+        """An electronic board's sensors: on the card reader's UART, set up only when first asked for."""
+        if self._sensors is None:
+            self._sensors = Sensors()
+        return self._sensors
 
     def ticks_ms(self):
         return time.ticks_ms()

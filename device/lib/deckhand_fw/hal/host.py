@@ -54,6 +54,24 @@ class Motor:
         self.stops += 1
 
 
+class Sensors:
+    """An electronic board's sensors in memory: the events the test (or the venue's simulated board)
+    pushes, ``("up", cell)`` or ``("down", cell)``, and the pieces on the board as rows of glyphs."""
+
+    def __init__(self):
+        self.events = []
+        self.rows = []
+
+    def push(self, kind, cell):
+        self.events.append((kind, cell))
+
+    def poll(self):
+        return self.events.pop(0) if self.events else None
+
+    def scan(self, grid):
+        return list(self.rows)
+
+
 class HostHal:
     def __init__(self):
         self.display = Display()
@@ -61,6 +79,7 @@ class HostHal:
         self.buzzer = Buzzer()
         self.reader = Reader()
         self.motor = Motor()
+        self.sensors = Sensors()
         self._t0 = time.time()
 
     def ticks_ms(self):

@@ -135,6 +135,9 @@ class Position:
     # the result's ``keep`` gives seat by seat (a Junqi setup, reused across games).
     seeded: bool = False
     keeps: bool = False
+    # Some pieces are hidden from a side (the seats see different boards): no device at the table may be
+    # told the position, so an electronic board cannot be used (service/device_io/eboard_reports.py).
+    hidden: bool = False
 
 
 @dataclass(frozen=True)

@@ -215,8 +215,15 @@ class LinksBody(Body):
 
 class TableSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
-    seats: Annotated[list[Thing], Field(min_length=3, max_length=4)]
+    seats: Annotated[list[Thing], Field(min_length=2, max_length=4)]
     dealer: Thing | None = None
+    eboard: Annotated[
+        Thing | None,
+        Field(
+            description="A board game's electronic board at the table: it reports the moves it senses "
+            "(docs/devices.md); refused for a game of cards or one whose seats see different boards."
+        ),
+    ] = None
 
 
 class TablesBody(Body):
@@ -236,6 +243,7 @@ class RefereeAction(Body):
             "reseat",
             "withdraw",
             "serve_deal",
+            "resume",
         ],
         Field(
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
@@ -247,7 +255,9 @@ class RefereeAction(Body):
             "withdraw: the "
             "player (a match event: the player's pair) keeps its results and is seated no more; "
             "serve_deal: the table's dealing table failed during a paced deal, the server gives out the "
-            "rest of its cards and deals the rest of the match."
+            "rest of its cards and deals the rest of the match; resume: the board its electronic board "
+            "stopped (an illegal move sensed) goes on, the pieces put back, its clocks moved on by the stop "
+            "(names the table, the board's version, and the board outside a match)."
         ),
     ]
     player: Annotated[str | None, Field(pattern=ID)] = None
@@ -255,6 +265,12 @@ class RefereeAction(Body):
     table: Annotated[str | None, Field(pattern=ID)] = None
     board: Annotated[str | None, Field(pattern=ID)] = None
     seat: Annotated[int | None, Field(ge=0, le=3, description="reseat: the seat the player takes.")] = None
+    version: Annotated[
+        int | None,
+        Field(
+            ge=0, le=DYNAMODB_MAX, description="resume: the board's version, as the round's status gives it."
+        ),
+    ] = None
     scores: Annotated[list[Score] | None, Field(min_length=2, max_length=4)] = None
     artificial: Annotated[
         list[Annotated[Artificial, Strict(False)] | None] | None,  # the kind's name, as JSON has it

@@ -18,7 +18,9 @@ SPEC = game_spec(
     name="Junqi",
     alias="junqi",
     # RULES.md §6.5; the seed draws a timed-out setup, a player's last setup is offered again.
-    plays_with=Position("", NAMES, (SIDES[0], SIDES[1]), first_move=FirstMove.DRAW, seeded=True, keeps=True),
+    plays_with=Position(
+        "", NAMES, (SIDES[0], SIDES[1]), first_move=FirstMove.DRAW, seeded=True, keeps=True, hidden=True
+    ),
     new_board=JunqiBoard.from_order,
     actions=(
         ActionRule("setup", data=True, help="set up the 25 pieces: {square: piece} on your half"),

@@ -26,11 +26,17 @@ DEALT = "dealt"  # a dealing table's report of the cards it read
 REDEAL = "redeal"  # the board dealt again (a game that redeals when every seat passes): ``n`` its number
 CALL = "call"  # the platform's action in every game: a handset calls the referee to its table
 SERVE_DEAL = "serve_deal"  # the referee had the server deal the rest of the board (its dealing table failed)
+# An electronic board's whole position as it sensed it, checked against the game's:
+# ``{"s": -3, "t": "position", "ok": matched, "m", "th", "at"}`` (service/device_io/eboard_reports.py).
+POSITION = "position"
+# The referee resumed a board the electronic board stopped (service/refereeing/board_resume.py):
+# ``{"s": -1, "t": "resumed", "v": the version resumed, "by", "at"}``.
+RESUMED = "resumed"
 
 # Log entries that are not the engine's actions — replay skips them (a deal step excepted: replay gives
 # the cards out again at the same points). Every other view of the log (the audit, the play record)
 # starts from this one classification and says what it keeps of it.
-NOT_ACTIONS = frozenset({DEALT, REDEAL, CALL, STEP, SERVE_DEAL, CLOCKS_STOPPED, UNPLAYED})
+NOT_ACTIONS = frozenset({DEALT, REDEAL, CALL, STEP, SERVE_DEAL, CLOCKS_STOPPED, UNPLAYED, POSITION, RESUMED})
 
 
 def log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]:

@@ -140,6 +140,7 @@ def board_item(
         devices=devices,
         langs=langs,
         dealer=match.dealer,
+        eboard=match.eboard,
         next_board="",
         previous_board=str(board_no - 1) if board_no > 1 else "",
         carry=carry,

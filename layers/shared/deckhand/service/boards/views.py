@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engines.common.cards import format_cards
+from ...engines.common.grid import MOVE
 from ...engines.contract import Board
 from ...engines.registry import game
 from ..infra import outgoing
@@ -76,3 +77,43 @@ def publish_views(
             if note is not None:
                 note(thing, message, board.view(seat), item.deadline)
             publisher.publish(down_topic(thing), message)
+    if only_seat is None:
+        publish_position(publisher, item, board)
+
+
+def shared_grid(item: BoardStateItem, board: Board | None = None) -> dict[str, Any]:
+    """The grid of the board as every seat sees it (a board game whose seats see the same board): drawn
+    for the seat to move, else seat 0 (the squares it may pick first are public too)."""
+    g, loaded = engine_of(item) if board is None else (game(item.ruleset), board)
+    pending = loaded.pending()
+    assert g.screen is not None
+    drawn: dict[str, Any] = g.screen(loaded, pending[0] if len(pending) == 1 else 0, "en")["grid"]
+    return drawn
+
+
+def publish_position(publisher: Publisher, item: BoardStateItem, board: Board | None = None) -> None:
+    """The table's electronic board (if any) gets the position (``pos``): the grid every seat sees, the
+    moves played, the keys of the move it may report. Never a game whose seats see different boards."""
+    g = game(item.ruleset)
+    position = g.position
+    if not item.eboard or position is None or position.hidden or ended_unplayed(item):
+        return
+    if board is None:
+        _, board = engine_of(item)
+    pending = board.pending()
+    fields = list(position.move_data) if item.status == "playing" and len(pending) == 1 else []
+    message = outgoing.pos(
+        board=item.board,
+        round_no=item.round,
+        version=item.version,
+        moves=moves_played(item),
+        status=item.status,
+        fields=fields,
+        grid=shared_grid(item, board),
+    )
+    publisher.publish(down_topic(item.eboard), message)
+
+
+def moves_played(item: BoardStateItem) -> int:
+    """The position's number: the moves played so far (an electronic board's ``pos`` and ``moved``)."""
+    return sum(1 for entry in item.log if entry["t"] == MOVE)

@@ -12,7 +12,7 @@ from ..infra import outgoing
 from ..infra.messaging import down_topic
 from ..infra.runtime import Runtime
 from ..storage.models import BoardStateItem, DeviceItem
-from .incoming import DEALER
+from .incoming import DEALER, EBOARD
 from .player_devices import seat_on
 
 
@@ -44,7 +44,7 @@ def hello(
     items = board_store.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
     current, restart = _where_the_table_is([items[(table, b)] for b in boards if (table, b) in items])
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
-    if lang is not None and seat != DEALER:
+    if lang is not None and seat not in (DEALER, EBOARD):
         same = current is restart
         restart = None if restart is None else board_store.set_lang(restart, seat_on(device, restart), lang)
         if current is not None:
@@ -60,6 +60,8 @@ def hello(
     if seat == DEALER:
         if current.status in ("playing", "stopped"):
             board_progress.send_deal_order(rt, current)  # the board being dealt or played: never a later one
+    elif seat == EBOARD:
+        board_views.publish_position(rt.publisher, current)  # the position every seat sees, no hand
     else:
         board_views.publish_views(rt.publisher, current, only_seat=seat_on(device, current), to=to)
     return {"status": "accepted"}

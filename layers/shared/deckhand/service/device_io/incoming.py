@@ -27,6 +27,7 @@ THING = re.compile(r"^[A-Za-z0-9_:-]{1,128}$")
 
 
 DEALER = -1
+EBOARD = -3  # an electronic board's assignment (organiser.events.EBOARD_SEAT)
 
 
 MsgId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
@@ -99,6 +100,27 @@ class Dealt(_OnBoard):
         return self
 
 
+SquareName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9]{1,8}$")]
+
+
+class Moved(_OnBoard):
+    """An electronic board's report of a move it sensed: its squares in the order of the move's keys
+    (the ``q`` of its last ``pos``), for the position numbered ``n`` (the moves played before it)."""
+
+    t: Literal["moved"]
+    n: Annotated[int, Field(ge=0, le=100_000)]
+    sq: Annotated[list[SquareName], Field(min_length=1, max_length=2)]
+
+
+class PositionReport(_OnBoard):
+    """An electronic board's whole position as its sensors read it: the grid's rows of glyphs."""
+
+    t: Literal["position"]
+    rows: Annotated[
+        list[Annotated[str, StringConstraints(max_length=32)]], Field(min_length=1, max_length=24)
+    ]
+
+
 class ActionBody(BaseModel):
     """``a`` of an ``act``: the kind, and what the game's action schema says it carries."""
 
@@ -115,10 +137,11 @@ class Act(_OnBoard):
     a: ActionBody
 
 
-DeviceMessage = Annotated[Hello | Dealt | Act, Field(discriminator="t")]
+Message = Hello | Dealt | Act | Moved | PositionReport
+DeviceMessage = Annotated[Message, Field(discriminator="t")]
 
 
-_MESSAGE: TypeAdapter[Hello | Dealt | Act] = TypeAdapter(DeviceMessage)
+_MESSAGE: TypeAdapter[Message] = TypeAdapter(DeviceMessage)
 
 
 _TOKENS: TypeAdapter[list[str]] = TypeAdapter(Tokens, config=ConfigDict(strict=True))
@@ -131,13 +154,16 @@ _WHY = (
     ("board", "board must be a board id"),
     ("cards", "cards must be a non-empty list of card tokens"),
     ("upto", "upto must be the number of cards read so far (1–108)"),
+    ("n", "n must be the number of moves played before the move (the pos's n)"),
+    ("sq", "sq must be the move's 1–2 square names"),
+    ("rows", "rows must be the grid's 1–24 rows of glyphs"),
     ("r", "r must be the round number of the view"),
     ("a.k", "a.k must be an action kind"),
     ("a", 'a must be an action: {"k": kind, "v"?: value, "c"?: cards, "d"?: data}'),
 )
 
 
-def parse(payload: Any) -> Hello | Dealt | Act:
+def parse(payload: Any) -> Message:
     """The message, or ``BadMessage("malformed", …)`` saying which field is wrong."""
     if not isinstance(payload, dict):
         raise BadMessage("malformed", "a message must be a JSON object")

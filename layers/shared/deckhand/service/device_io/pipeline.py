@@ -3,8 +3,8 @@
 1. parse it (``device_messages``: a malformed message is refused before anything is read);
 2. who sent it: the thing's assignment gives its event, table and seat (a stale cached one is read
    again once);
-3. route it: a ``hello`` (``device_hello``), a dealing table's report (``dealing_reports``), a call of
-   the referee (``referee_calls``), or an action, applied to the board by the rules with a conditional
+3. route it: a ``hello`` (``device_hello``), a dealing table's report (``dealing_reports``), an
+   electronic board's (``eboard_reports``), a call of the referee (``referee_calls``), or an action, applied to the board by the rules with a conditional
    write (``tableboard`` in ``board_store.transact``);
 4. what goes out: the acknowledgement or refusal (``device_replies``), then the views, the scoring
    and the next board (``board_progress.after_change``).
@@ -34,10 +34,23 @@ from ..infra.words import seat_lang
 from ..organiser.events import get_device, get_event, remember_lang
 from ..organiser.player_links import PLAYER_ROLE
 from ..storage.models import BoardStateItem, DeviceItem
-from . import player_devices
+from . import eboard_reports, player_devices
 from .dealing_reports import dealing_report
 from .hello import hello
-from .incoming import DEALER, THING, Act, BadMessage, Dealt, Hello, parse, to_action
+from .incoming import (
+    DEALER,
+    EBOARD,
+    THING,
+    Act,
+    BadMessage,
+    Dealt,
+    Hello,
+    Message,
+    Moved,
+    PositionReport,
+    parse,
+    to_action,
+)
 from .referee_calls import call_referee
 from .replies import ack, reject
 
@@ -60,7 +73,7 @@ _PLACEMENT = frozenset({outgoing.UNKNOWN_DEVICE, "no_round", "wrong_board", "boa
 RECHECK_SECONDS = 1.0
 
 
-def _as_assigned(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[str, Any]:
+def _as_assigned(rt: Runtime, thing: str, message: Message) -> dict[str, Any]:
     """The message handled for the seat its thing is assigned (the cached assignment, read again once
     when the refusal may come from its being stale)."""
     device = get_device(thing)
@@ -80,7 +93,7 @@ def _as_assigned(rt: Runtime, thing: str, message: Hello | Dealt | Act) -> dict[
         raise
 
 
-def _as_player(rt: Runtime, thing: str, message: Hello | Dealt | Act, device: DeviceItem) -> dict[str, Any]:
+def _as_player(rt: Runtime, thing: str, message: Message, device: DeviceItem) -> dict[str, Any]:
     """A player device's message: its link checked again, then handled for its player's seat in the
     round (a player sitting out, or no round in play: a hello is only acknowledged)."""
     player_devices.check_link(device, thing)
@@ -98,25 +111,31 @@ def _placed(device: DeviceItem | None) -> tuple[str, str, int] | None:
     return None if device is None else (device.event_id, device.table, device.seat)
 
 
-def _route(
-    rt: Runtime, thing: str, message: Hello | Dealt | Act, device: DeviceItem | None
-) -> dict[str, Any]:
+def _route(rt: Runtime, thing: str, message: Message, device: DeviceItem | None) -> dict[str, Any]:
     """3. Each kind of message to its handler: a hello, a call of the referee, a resend, a dealing
     table's report, or a seat's action."""
     if device is None:
         raise BadMessage(outgoing.UNKNOWN_DEVICE, f"thing {thing!r} is not assigned to any table")
     round_no = _round_of(message, device)
     if isinstance(message, Hello):
-        if message.lang is not None and device.seat != DEALER and device.role != PLAYER_ROLE:
+        if message.lang is not None and device.seat not in (DEALER, EBOARD) and device.role != PLAYER_ROLE:
             remember_lang(thing, device, message.lang)  # a player device's was remembered before placing it
         # A player device gets its seat's view itself, whichever thing the board names for the seat.
         to = thing if device.role == PLAYER_ROLE else None
         return hello(rt, thing, device, round_no, message.msg, message.lang, to=to)
-    if isinstance(message, Dealt) != (device.seat == DEALER):
-        raise BadMessage("not_your_seat", "only the dealing table reports dealt; only handsets play")
+    if isinstance(message, Dealt) != (device.seat == DEALER) or isinstance(
+        message, Moved | PositionReport
+    ) != (device.seat == EBOARD):
+        raise BadMessage(
+            "not_your_seat",
+            "only the dealing table reports dealt, only the electronic board moved and position; "
+            "only handsets play",
+        )
     item = board_store.load(device.event_id, round_no, device.table, message.board)
     if item is None:
         raise BadMessage("wrong_board", f"board {message.board!r} is not played at this table in this round")
+    if isinstance(message, Moved | PositionReport):
+        return eboard_reports.report(rt, thing, message, item)  # its own duplicates: a refusal is repeated
     seat = player_devices.seat_on(device, item)  # a player device: its player's seat on this board
     if isinstance(message, Act) and message.a.k == CALL:
         return call_referee(rt, thing, message.msg, item, seat)
@@ -130,7 +149,7 @@ def _route(
     return _act(rt, thing, message, item, seat)
 
 
-def _round_of(message: Hello | Dealt | Act, device: DeviceItem) -> int:
+def _round_of(message: Message, device: DeviceItem) -> int:
     """The round the message is for: the one of the device's view when it says (its board is read
     directly, without the event: one read fewer on every play; an old round's board has ended and
     refuses the action), else the event's round in play."""
@@ -152,15 +171,7 @@ def _act(rt: Runtime, thing: str, message: Act, item: BoardStateItem, seat: int)
         """True when the board moved to its next deal; Unchanged(None) for a duplicate."""
         if board_log.find_logged(current, thing, msg):
             return Unchanged(None)
-        if current.status == "waiting":
-            raise BadMessage("wrong_board", f"board {current.board} has not started at this table")
-        if current.status == "stopped":
-            # Never the stop's detail: a misread names where a card lies in a board other tables play.
-            raise BadMessage(
-                "board_stopped", f"board {current.board} is stopped: {outgoing.STOPPED_FOR_HANDSETS}"
-            )
-        if current.status == "ended":
-            raise BadMessage("board_over", f"board {current.board} has ended")
+        eboard_reports.refuse_unless_in_play(current)
         timeouts = tableboard.apply_timeouts(current)
         try:
             redealt = tableboard.apply_action(current, action, msg=msg)

@@ -354,6 +354,8 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
             board: dict[str, Any] = {"board": b, "status": item.status if item else "missing"}
             if staff and item is not None and item.status == "stopped" and item.stop_reason:
                 board["why"] = item.stop_reason  # handsets are told only that it stopped
+                if item.eboard:  # stopped by its electronic board: the referee's resume names the version
+                    board["version"] = item.version
             if item is not None and ended_unplayed(item):
                 board["not_played"] = True  # the referee ended it (artificial scores), for all to see
             if staff and item is not None and item.status == "playing" and item.state:

@@ -20,6 +20,7 @@ DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "grid", "ask", "res"),
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
+    "pos": ("b", "r", "v", "n", "st", "q", "grid"),
 }
 # Device → server, as ``service.devices`` parses them. The firmware's are these but ``UP_ONLY_CLIENTS``:
 # fields a handset never sends (its display fonts have no CJK: it never says a language).
@@ -27,6 +28,8 @@ UP_FIELDS: dict[str, tuple[str, ...]] = {
     "hello": ("msg", "lang"),
     "act": ("msg", "board", "r", "a"),
     "dealt": ("msg", "board", "r", "cards", "upto"),
+    "moved": ("msg", "board", "r", "n", "sq"),
+    "position": ("msg", "board", "r", "rows"),
 }
 UP_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"hello": ("lang",)}
 # Server → device fields only a client is sent (a seat whose device said its language): the results
@@ -155,3 +158,23 @@ def commitment_line(w: Words, commitment: str) -> str:
 def stopped(board: str, why: str) -> dict[str, Any]:
     """The table's board is stopped; a referee takes over."""
     return {"t": "stopped", "b": board, "why": why[:WHY_MAX]}
+
+
+def pos(
+    *,
+    board: str,
+    round_no: int,
+    version: int,
+    moves: int,
+    status: str,
+    fields: list[str],
+    grid: dict[str, Any],
+) -> dict[str, Any]:
+    """An electronic board's position (a board game whose seats see the same board): the grid every seat
+    sees, ``n`` the moves played so far (a ``moved`` report names it), ``q`` the keys of the move the seat
+    to move makes (``["from", "to"]``, ``["point"]``; none when nobody is to move)."""
+    payload: dict[str, Any] = {"t": "pos", "b": board, "r": round_no, "v": version, "n": moves, "st": status}
+    if fields:
+        payload["q"] = fields
+    payload["grid"] = grid
+    return payload

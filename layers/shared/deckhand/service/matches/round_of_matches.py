@@ -255,6 +255,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             players=row["seats"],
             devices=row["devices"],
             dealer=row["dealer"],
+            eboard=row.get("eboard", ""),
             rules={
                 "games": settings.games.value,
                 "same_boards": settings.same_boards,
@@ -422,6 +423,7 @@ def _round_item(event: EventItem, round_no: int) -> RoundItem:
                 "seats": seats,
                 "devices": devices_of(seats, list(venue.seats) if venue else [""] * g.seats, links),
                 "dealer": venue.dealer if venue else "",
+                "eboard": venue.eboard if venue else "",
                 **({"label": labels[i]} if i < len(labels) else {}),
             }
         )

@@ -350,13 +350,32 @@ def list_tables(event_id: str) -> list[TableItem]:
     return sorted(items, key=lambda t: t.order)
 
 
+# A device's seat when it is no seat's: the table's dealing table, its electronic board.
+DEALER_SEAT = -1
+EBOARD_SEAT = -3
+
+
+def eboard_allowed(ruleset: str, table: str) -> None:
+    """An electronic board senses a board game's pieces and is told the position: a game of cards has no
+    board, and a game whose seats see different boards (pieces hidden from a side) may tell no device
+    at the table where every piece is. Decided from the game's spec, never its name."""
+    position = game(ruleset).position
+    if position is None:
+        raise DeckhandError(f"table {table!r}: an electronic board is for a board game, not {ruleset}")
+    if position.hidden:
+        raise DeckhandError(
+            f"table {table!r}: {ruleset} hides pieces from a side, so no electronic board may see the position"
+        )
+
+
 # A thing's previous event lets it go once it can no longer use it: finished (every round ended), or
 # never started (still registering — its own first round then refuses to start without it).
 RELEASED = ("finished", "registering")
 
 
 def register_tables(event_id: str, tables: list[dict[str, Any]], by: str | None = None) -> list[TableItem]:
-    """Venue tables with the thing name of each seat's handset and of the dealing table (optional).
+    """Venue tables with the thing name of each seat's handset, of the dealing table and of the electronic
+    board (both optional; an electronic board only in a board game whose seats see the same board).
 
     A thing is bound to one seat of one event while that event can use it: it may act for that seat
     and nothing else. It may be registered in another event once its event has finished or if that
@@ -374,7 +393,9 @@ def register_tables(event_id: str, tables: list[dict[str, Any]], by: str | None 
             raise DeckhandError(f"table id {t['id']!r} may use letters, digits, '_', '.', '-'")
         if len(t["seats"]) != seats:
             raise DeckhandError(f"table {t['id']!r} needs {seats} seats, got {len(t['seats'])}")
-        for thing in [*t["seats"], t.get("dealer") or ""]:
+        if t.get("eboard"):
+            eboard_allowed(event.ruleset, t["id"])
+        for thing in [*t["seats"], t.get("dealer") or "", t.get("eboard") or ""]:
             if not thing:
                 continue
             if not THING_NAME.match(thing):
@@ -396,8 +417,13 @@ def register_tables(event_id: str, tables: list[dict[str, Any]], by: str | None 
             order=len(existing) + i,
             seats=t["seats"],
             dealer=t.get("dealer") or "",
+            eboard=t.get("eboard") or "",
         )
-        table_things: list[tuple[int, str]] = [*enumerate(t["seats"]), (-1, t.get("dealer") or "")]
+        table_things: list[tuple[int, str]] = [
+            *enumerate(t["seats"]),
+            (DEALER_SEAT, t.get("dealer") or ""),
+            (EBOARD_SEAT, t.get("eboard") or ""),
+        ]
         try:
             with transaction() as tx:
                 tx.save(table_item, condition=TableItem.sk.does_not_exist())
@@ -459,7 +485,7 @@ def _bound_elsewhere(event_id: str, things: list[str], by: str | None) -> dict[s
 def things_taken(event_id: str, tables: list[TableItem]) -> list[str]:
     """The things of this event's tables that another event has taken since (this one never started
     and let them go): a round cannot start with them."""
-    things = sorted({thing for t in tables for thing in [*t.seats, t.dealer] if thing})
+    things = sorted({thing for t in tables for thing in [*t.seats, t.dealer, t.eboard] if thing})
     keys = [(device_pk(thing), META) for thing in things]
     mine = (
         {d.pk for d in DeviceItem.batch_get(keys, consistent_read=True) if d.event_id == event_id}

@@ -23,7 +23,7 @@ from ..infra.runtime import Runtime
 from ..organiser.events import NotFound, event_id_of
 from ..storage.keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk, team_of
 from ..storage.models import AuditItem, EventItem, PlayerItem, ResultItem, TeamItem
-from . import artificial_scores, deal_takeover, match_penalties, reseat
+from . import artificial_scores, board_resume, deal_takeover, match_penalties, reseat
 
 
 def record(
@@ -52,6 +52,10 @@ def record(
         token = hashlib.sha256(f"{by}/{request or secrets.token_hex(16)}".encode()).hexdigest()[:16]
         applied = deal_takeover.serve_deal(rt, event, action.get("table"), by, token)
         at = applied.pop("at")  # a retry's audit entry is the same item, written again
+    elif kind == "resume":
+        applied = board_resume.resume(rt, event, action, by)
+        at = applied.pop("at")  # a retry's audit entry is the same item, written again
+        token = applied.pop("token")
     elif kind == "adjust":
         if event.match is not None:
             raise Rejected(

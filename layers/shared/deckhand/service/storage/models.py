@@ -151,6 +151,7 @@ class TableItem(_Base):
     order = IntAttribute()
     seats = JSONAttribute()  # thing name per seat ("" = none)
     dealer = UnicodeAttribute(default="")
+    eboard = UnicodeAttribute(default="")  # a board game's electronic board (device_io/eboard_reports.py)
 
 
 class DeviceItem(_Base):
@@ -159,7 +160,8 @@ class DeviceItem(_Base):
 
     event_id = UnicodeAttribute()
     table = UnicodeAttribute()  # "" for a player device: it follows its player from table to table
-    seat = IntAttribute()  # -1: the table's automatic dealer; -2: a player device (no fixed seat)
+    # -1: the table's automatic dealer; -2: a player device (no fixed seat); -3: an electronic board
+    seat = IntAttribute()
     role = UnicodeAttribute(null=True)  # None: a handset or dealing table; "player": a join link's device
     player = UnicodeAttribute(null=True)  # a player device's player
     lang = UnicodeAttribute(null=True)  # the language its screens are drawn in (hello's lang; None: English)
@@ -245,6 +247,7 @@ class BoardStateItem(_Base):
     # the devices when the board is made, the board before when it starts, a device's hello since.
     langs = JSONAttribute(null=True)
     dealer = UnicodeAttribute(default="")
+    eboard = UnicodeAttribute(default="")  # the table's electronic board: it gets the position (``pos``)
     next_board = UnicodeAttribute(default="")  # the board this table plays after this one
     previous_board = UnicodeAttribute(default="")  # the board before it (its outcome is carried over)
     carry = JSONAttribute(null=True)  # what the board started from (games whose boards carry); for replay
@@ -283,6 +286,7 @@ class MatchItem(_Base):
     players = JSONAttribute()  # player id per seat
     devices = JSONAttribute()  # thing name per seat ("" = none)
     dealer = UnicodeAttribute(default="")
+    eboard = UnicodeAttribute(default="")  # the table's electronic board (a board game), its boards' too
     # The event's settings the match plays by: games a round, same boards, the rule options, and the
     # first board of each game (best of three).
     rules = JSONAttribute(default=dict)
