@@ -111,6 +111,11 @@ class FirstMove(enum.Enum):
 
 
 GameOptions = Callable[[dict[str, Any] | None, int], dict[str, Any] | None]
+# A finished game's record (engines/common/game_record.py): from the carry it started from, its play
+# record's steps, the players seat by seat and the tags a text record names (Event, Round…).
+GameRecord = Callable[
+    [dict[str, Any] | None, Sequence[Mapping[str, Any]], Sequence[str], Mapping[str, str]], dict[str, Any]
+]
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,7 @@ class Position:
     # the result's ``keep`` gives seat by seat (a Junqi setup, reused across games).
     seeded: bool = False
     keeps: bool = False
+    record: GameRecord | None = None  # the results' record of a finished game (moves, pictures, text)
 
 
 @dataclass(frozen=True)
