@@ -17,7 +17,7 @@ def _describe(board: Board, action: Action) -> dict[str, Any]:
         return no_notation(board, action)
     assert isinstance(board, GomokuBoard)
     point, number = name(parse_point(action.data.get("point"))), len(board.moves) + 1
-    return {"point": point, "number": number, "notation": f"{number}. {point}"}
+    return {"point": point, "number": number, "notation": f"{point} #{number}"}
 
 
 def _draw(board: Board, action: Action | None) -> Picture:
