@@ -50,8 +50,10 @@ def board_text(page: Any) -> list[str]:
 def test_the_replay_steps_a_game_back_and_forth_in_chinese(page, tmp_path):
     out = tmp_path / "site"
     build_site(one_game_export(), out)
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto((out / "matches" / "r1-m1.html").as_uri())
     assert page.locator("html").get_attribute("lang") == "zh-CN"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
     assert "炮二平五" in page.locator(".game-moves").inner_text()
     last = board_text(page)
     assert "炮" in last and page.locator(".replay-step").inner_text().startswith("4.")
@@ -73,3 +75,5 @@ def test_the_replay_steps_a_game_back_and_forth_in_chinese(page, tmp_path):
     assert start[7 * 9 + 7] == "炮" and after_one[7 * 9 + 7] == "" and after_one[7 * 9 + 4] == "炮"
     page.get_by_role("button", name="到终局").click()
     assert board_text(page) == last
+    page.goto((out / "en" / "matches" / "r1-m1.html").as_uri())
+    assert page.get_by_role("button", name="One step back").count() == 1
