@@ -1,17 +1,21 @@
 """A board game's match game by game, and the event's bracket, read from an export (docs/results-site.md,
 "Board games"): each game's first mover and how that was decided, its result and why, its moves as the
 engine's record writes them, its text record where the game has one, and the pictures the replay steps
-through. The engine wrote every notation and picture (docs/export.md, "Game records"): nothing here
-knows a game."""
+through. The engine wrote every notation, and draws every picture again from the record's carry and the
+game's play (docs/export.md, "Game records"), reached through the registry: nothing here knows a game."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from deckhand.competition.match_render import MatchView
+from deckhand.engines.common.game_record import RecordError
+from deckhand.engines.registry import game
+from deckhand.errors import DeckhandError
 
 from .words import Words
 
@@ -82,7 +86,28 @@ def move_text(move: Mapping[str, Any], w: Words) -> str:
     return w.known(f"kind.{move.get('kind')}", move.get("kind"))
 
 
-def read_games(m: MatchView, slug: str, w: Words) -> list[GameView]:
+def pictures(ruleset: str, record: Mapping[str, Any], play: Any) -> list[Mapping[str, Any]]:
+    """The board at the start and after each action, drawn by the game's engine from the record's
+    carry and the game's play; none when the export's rule set or play does not replay. Kept between
+    builds: the venue's live site rebuilds often, and a finished game never changes."""
+    key = json.dumps([ruleset, _map(record.get("carry")), _seq(play)], sort_keys=True, default=str)
+    return list(_drawn(key))
+
+
+@functools.lru_cache(maxsize=1024)
+def _drawn(key: str) -> tuple[Mapping[str, Any], ...]:
+    ruleset, carry, play = json.loads(key)
+    try:
+        position = game(ruleset).position
+        if position is None or position.record is None:
+            return ()
+        drawn = position.record(dict(_map(carry)) or None, [_map(s) for s in _seq(play)], ["", ""], {})
+    except (RecordError, DeckhandError, KeyError, TypeError, ValueError):
+        return ()
+    return tuple(_map(f) for f in _seq(drawn.get("frames")))
+
+
+def read_games(m: MatchView, slug: str, w: Words, ruleset: str) -> list[GameView]:
     """Every game of a board game's match that has its record, in order."""
     out: list[GameView] = []
     for b in m.boards:
@@ -98,7 +123,7 @@ def read_games(m: MatchView, slug: str, w: Words) -> list[GameView]:
                      move_text(_map(x), w))
             for x in _seq(record.get("moves"))
         ]  # fmt: skip
-        frames = [_map(f) for f in _seq(record.get("frames"))]
+        frames = pictures(ruleset, record, b.get("play"))
         number = int(b.get("game") or len(out) + 1)
         out.append(
             GameView(

@@ -492,7 +492,7 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
         rows = []
         slug = f"r{m.round}-m{i + 1}"
         views.append((m, f"matches/{slug}.html"))
-        games = read_games(m, slug, w)
+        games = read_games(m, slug, w, str(doc.get("ruleset") or ""))
         for b in [] if games else m.boards:
             before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
             rows.append(MatchBoardRow(

@@ -114,14 +114,16 @@ def game_record(position: Position, item: BoardStateItem, first_by: str, tags: d
     """A board game's ended game as its record (docs/export.md, "Game records"): who played which
     seat, who moved first and how that was decided, the carry the game started from (its options; its
     seed where the game draws from one), and the engine's record of its play — the moves in the
-    game's notations, a picture after each action, the result the replay reaches (its winner named),
-    a text record where the game has one. None for a game the referee ended unplayed."""
+    game's notations, the result the replay reaches (its winner named), a text record where the game
+    has one; not its pictures, which anyone draws again from the carry and the play (an export of
+    long games stays small). None for a game the referee ended unplayed."""
     from .log import ended_unplayed
 
     if position.record is None or ended_unplayed(item):
         return None
     players = list(item.players)
     rec = position.record(item.carry, play_record(item), [names.get(p, p) for p in players], tags)
+    del rec["frames"]
     winner = rec["result"]["winner"]
     rec["result"] = {
         "winner": None if winner is None else players[winner],
