@@ -14,12 +14,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from deckhand.competition.matchplay.entrants import Entrant
+from deckhand.engines.common.game_record import RecordError
 from deckhand.engines.registry import game
 from deckhand.errors import DeckhandError
-from deckhand.service.boards.head_to_head import first_side, lot
+from deckhand.service.boards.head_to_head import first_side, game_seed, lot
 from deckhand.service.boards.match_boards import match_deal
 from deckhand.service.boards.records import hand_record
 from deckhand.service.duplicate.rounds import commitment, deal_order
+from deckhand.service.matches.formats import drawn_by_lot
+from deckhand.service.matches.knockouts import first_round
 from deckhand.service.matches.round_of_matches import round_commitment
 
 
@@ -51,14 +55,19 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if match:
             ok_commitment = round_commitment(salt) == published
+            problems += _draw_problems(_map(body.get("draw")), salt, body.get("matches") or [], n)
             for m in body.get("matches") or []:
                 m = _map(m)
                 if m.get("round") != n or not m.get("table"):
                     continue
-                problems += _lots_problems(g, salt, m)
+                problems += _lots_problems(g, salt, m, list(_map(body.get("draw")).get("seeds") or []))
                 for b in m.get("boards") or []:
                     b = _map(b)
                     if b.get("status") != "ended":
+                        continue
+                    if g.position is not None:
+                        problems += _record_problems(g, salt, m, b)
+                        checked += 1
                         continue
                     if "deal" not in b:
                         problems.append(
@@ -112,9 +121,10 @@ def verify(doc: Mapping[str, Any]) -> dict[str, Any]:
     return {"ruleset": ruleset, "ok": ok, "rounds": out, "problems": unrevealed}
 
 
-def _lots_problems(g: Any, salt: str, m: Mapping[str, Any]) -> list[str]:
-    """A board game's match (RULES.md §6.5): each game's first mover as the rules and the round's
-    lots give it (the coin toss, 猜先), and a tie after ``max_games`` decided by the lot drawn."""
+def _lots_problems(g: Any, salt: str, m: Mapping[str, Any], seeds: list[str]) -> list[str]:
+    """A board game's match (RULES.md §6.5): the lower draw number the draw's (``seeds``, when drawn
+    by lot), each game's first mover as the rules and the round's lots give it (the coin toss, 猜先),
+    and a tie after ``max_games`` decided by the lot drawn."""
     rules = _map(m.get("head_to_head"))
     result = _map(m.get("result"))
     position = g.position
@@ -123,8 +133,12 @@ def _lots_problems(g: Any, salt: str, m: Mapping[str, Any]) -> list[str]:
     pairs = list(m.get("pairs") or [])
     number = int(m.get("number") or 0)
     where = f"table {m.get('table')}"
+    if rules.get("lower_draw") not in pairs:
+        return [f"{where}: the lower draw number names neither player"]
     low = pairs.index(rules.get("lower_draw"))
     out = []
+    if seeds and all(p in seeds for p in pairs) and pairs[low] != min(pairs, key=seeds.index):
+        out.append(f"{where}: {min(pairs, key=seeds.index)} has the lower draw number, not {pairs[low]}")
     games = [_map(x) for x in result.get("games") or []]
     for game_no, played in enumerate(games, 1):
         first = pairs[first_side(position.first_move, salt, number, game_no, low)]
@@ -140,6 +154,72 @@ def _lots_problems(g: Any, salt: str, m: Mapping[str, Any]) -> list[str]:
             out.append(f"{where}: the tie's lot names {drawn}, the result {result.get('lot')}")
     elif "lot" in result:
         out.append(f"{where}: a lot is recorded for a match that was not level")
+    return out
+
+
+def _draw_problems(draw: Mapping[str, Any], salt: str, matches: list[Any], n: int) -> list[str]:
+    """A knockout drawn by lot (RULES.md §6.5): the seeds drawn again from round 1's secret, and round
+    1's matches those the bracket of these seeds plays."""
+    if not draw or int(draw.get("round") or 0) != n:
+        return []
+    field = [
+        Entrant(str(_map(e).get("id")), int(_map(e).get("reg") or 0), seed=_map(e).get("seed"))
+        for e in draw.get("entrants") or []
+    ]
+    seeds = drawn_by_lot(field, salt)
+    if seeds != list(draw.get("seeds") or []):
+        return [
+            f"the draw by lot gives the seeds {', '.join(seeds)}, not {', '.join(draw.get('seeds') or [])}"
+        ]
+    played = {
+        frozenset(_map(m).get("pairs") or [])
+        for m in matches
+        if _map(m).get("round") == n and _map(m).get("table") and not _map(m).get("forfeit")
+    }
+    drawn = {frozenset(p) for p in first_round(seeds)}
+    if not played <= drawn:
+        return ["round 1's matches are not the ones the draw gives"]
+    return []
+
+
+def _record_problems(g: Any, salt: str, m: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """A board game's game (docs/export.md, "Game records"): its first mover the match's, its seed
+    the round's secret's, and its play replayed through the engine from its carry giving the record's
+    moves and result, and the match's points for the game."""
+    where = f"table {m.get('table')} game {b.get('game')}"
+    record = _map(b.get("record"))
+    position = g.position
+    if not record or position.record is None:
+        return [f"{where}: no game record to check"]
+    game_no = int(b.get("game") or 0)
+    players = list(record.get("players") or [])
+    games = [_map(x) for x in _map(m.get("result")).get("games") or []]
+    out = []
+    played = games[game_no - 1] if 0 < game_no <= len(games) else {}
+    if not players or record.get("first") != players[0] or played.get("first") != players[0]:
+        out.append(f"{where}: the record's first mover is not the match's")
+    carry = _map(record.get("carry"))
+    if position.seeded:
+        seed = game_seed(salt, int(m.get("number") or 0), game_no)
+        if record.get("seed") != seed or carry.get("seed") != seed:
+            out.append(f"{where}: the game's seed is not the one the round's secret gives")
+    names = [str(_map(m.get("names")).get(p, p)) for p in players]
+    tags = {str(k): str(v) for k, v in _map(record.get("tags")).items()}
+    try:
+        rec = position.record(dict(carry) or None, list(b.get("play") or []), names, tags)
+    except (RecordError, KeyError, TypeError, ValueError) as exc:
+        return [*out, f"{where}: the record does not replay: {exc}"]
+    winner = rec["result"]["winner"]
+    result = _map(record.get("result"))
+    if rec["moves"] != record.get("moves") or rec.get("text") != record.get("text"):
+        out.append(f"{where}: the record's moves are not the play's")
+    if (None if winner is None else players[winner]) != result.get("winner") or rec["result"][
+        "why"
+    ] != result.get("why"):
+        out.append(f"{where}: the play ends {rec['result']['why']}, not as the record says")
+    points = {p: int(_map(played.get("mp")).get(p) or 0) for p in players}
+    if points != {p: round(2 * x) for p, x in zip(players, rec["result"]["points"], strict=True)}:
+        out.append(f"{where}: the match scores the game otherwise than its play ends")
     return out
 
 

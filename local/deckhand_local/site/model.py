@@ -16,6 +16,7 @@ from typing import Any
 from deckhand.competition.match_render import IN_PLAY, MatchView, team_names
 from deckhand.errors import DeckhandError
 
+from .games import BracketMatch, GameView, read_bracket, read_games
 from .words import ZH, Words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -207,6 +208,7 @@ class MatchPage:
     heading: str
     sentence: str
     boards: list[MatchBoardRow]
+    games: list[GameView] = field(default_factory=list)  # a board game's games with their records
 
 
 @dataclass
@@ -223,6 +225,7 @@ class Site:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     live: Live | None = None
     refresh: bool = False
+    bracket: list[tuple[str, list[BracketMatch]]] = field(default_factory=list)  # a board game's knockout
 
 
 @dataclass
@@ -478,6 +481,7 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
                                      numbers.get(team, ""), [s.get("mp"), s.get("lp"), s.get("opp")], words,
                                      str(s.get("group") or "")))  # fmt: skip
     matches = []
+    views = []
     for i, raw in enumerate(_seq(doc.get("matches"))):
         m = MatchView(_map(raw), names)
         label = str(_map(raw).get("bracket") or "")
@@ -486,7 +490,10 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
             f" ({bracket_words(label, w)})" if label else ""
         )
         rows = []
-        for b in m.boards:
+        slug = f"r{m.round}-m{i + 1}"
+        views.append((m, f"matches/{slug}.html"))
+        games = read_games(m, slug, w, str(doc.get("ruleset") or ""))
+        for b in [] if games else m.boards:
             before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
             rows.append(MatchBoardRow(
                 b.get("game", ""), b.get("board", ""), m.name(b.get("level_side")) if b.get("level_side") else "",
@@ -499,7 +506,16 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
                 play_steps(b.get("play"), w),
                 trump_summary(b, w),
             ))  # fmt: skip
-        matches.append(MatchPage(f"r{m.round}-m{i + 1}", int(m.round or 0), m.table, heading,
-                                 result_sentence(m, w), rows))  # fmt: skip
+        matches.append(MatchPage(slug, int(m.round or 0), m.table, heading,
+                                 result_sentence(m, w), rows, games))  # fmt: skip
     columns = [(w(f"standings.{c}"), w(f"standings.{c}_full")) for c in ("mp", "lp", "opp")]
-    return Site(title, header, True, columns, standings, used, matches=matches)
+    return Site(
+        title,
+        header,
+        True,
+        columns,
+        standings,
+        used,
+        matches=matches,
+        bracket=read_bracket(views, w, bracket_words),
+    )

@@ -111,6 +111,11 @@ class FirstMove(enum.Enum):
 
 
 GameOptions = Callable[[dict[str, Any] | None, int], dict[str, Any] | None]
+# A finished game's record (engines/common/game_record.py): from the carry it started from, its play
+# record's steps, the players seat by seat and the tags a text record names (Event, Round…).
+GameRecord = Callable[
+    [dict[str, Any] | None, Sequence[Mapping[str, Any]], Sequence[str], Mapping[str, str]], dict[str, Any]
+]
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,7 @@ class Position:
     # Some pieces are hidden from a side (the seats see different boards): no device at the table may be
     # told the position, so an electronic board cannot be used (service/device_io/eboard_reports.py).
     hidden: bool = False
+    record: GameRecord | None = None  # the results' record of a finished game (moves, pictures, text)
 
 
 @dataclass(frozen=True)

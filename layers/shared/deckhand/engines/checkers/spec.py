@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
-from ..spec import ActionRule, Competition, Position
+from ..spec import ActionRule, Competition, Position, lazily
 from .board import CheckersBoard, SeatView, decision_key
 from .bot import CheckersBot
 from .options import Options
@@ -22,7 +22,12 @@ SPEC = game_spec(
     referee="CheckersReferee",
     name="Chinese checkers",
     alias="checkers",
-    plays_with=Position(START, tuple(NAMES[p] for p in POINTS), (SIDES[0], SIDES[1])),
+    plays_with=Position(
+        START,
+        tuple(NAMES[p] for p in POINTS),
+        (SIDES[0], SIDES[1]),
+        record=lazily(__package__, ".record", "record"),
+    ),
     new_board=CheckersBoard.from_order,
     actions=(
         ActionRule("move", data=True, help="move a piece: from a point to a point (r3c1 r5c1)"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
-from ..spec import ActionRule, Competition, Position
+from ..spec import ActionRule, Competition, Position, lazily
 from .board import COLOURS, GomokuBoard, SeatView, decision_key
 from .bot import GomokuBot
 from .options import Options
@@ -19,7 +19,13 @@ SPEC = game_spec(
     referee="GomokuReferee",
     name="Gomoku",
     alias="gomoku",
-    plays_with=Position(EMPTY_BOARD, tuple(name(i) for i in POINTS), (COLOURS[0], COLOURS[1]), ("point",)),
+    plays_with=Position(
+        EMPTY_BOARD,
+        tuple(name(i) for i in POINTS),
+        (COLOURS[0], COLOURS[1]),
+        ("point",),
+        record=lazily(__package__, ".record", "record"),
+    ),
     new_board=GomokuBoard.from_order,
     actions=(
         ActionRule("move", data=True, help="place a stone on a point (H8)"),

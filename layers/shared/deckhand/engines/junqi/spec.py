@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..common.game_spec import game_spec
-from ..spec import ActionRule, Competition, FirstMove, Position
+from ..spec import ActionRule, Competition, FirstMove, Position, lazily
 from .board import JunqiBoard, SeatView, decision_key
 from .bot import JunqiBot
 from .geometry import NAMES, SIDES
@@ -19,7 +19,14 @@ SPEC = game_spec(
     alias="junqi",
     # RULES.md §6.5; the seed draws a timed-out setup, a player's last setup is offered again.
     plays_with=Position(
-        "", NAMES, (SIDES[0], SIDES[1]), first_move=FirstMove.DRAW, seeded=True, keeps=True, hidden=True
+        "",
+        NAMES,
+        (SIDES[0], SIDES[1]),
+        first_move=FirstMove.DRAW,
+        seeded=True,
+        keeps=True,
+        hidden=True,
+        record=lazily(__package__, ".record", "record"),
     ),
     new_board=JunqiBoard.from_order,
     actions=(

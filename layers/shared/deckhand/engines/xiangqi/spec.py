@@ -7,7 +7,7 @@ from collections.abc import Hashable
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
 from ..contract import Action
-from ..spec import ActionRule, Competition, FirstMove, Position
+from ..spec import ActionRule, Competition, FirstMove, Position, lazily
 from .board import SIDES, Options, SeatView, XiangqiBoard, game_options
 from .bot import XiangqiBot
 from .position import START, square_name
@@ -34,6 +34,7 @@ SPEC = game_spec(
         SIDES,
         first_move=FirstMove.DRAW_THEN_TOSS,
         game_options=game_options,
+        record=lazily(__package__, ".record", "record"),
     ),
     new_board=XiangqiBoard.from_order,
     actions=(

@@ -40,6 +40,16 @@ def first_side(rule: FirstMove, salt: str, number: int, game_no: int, low: int) 
     return lot(salt, number, "toss") ^ ((game_no - TOSS_GAME) & 1)
 
 
+def first_by(rule: FirstMove, game_no: int) -> str:
+    """How game ``game_no``'s first mover was decided, as the records name it: ``draw`` (the lower
+    draw number), ``toss`` (the coin toss), ``lot`` (猜先) or ``alternate`` (the game before's swapped)."""
+    if rule is FirstMove.LOT:
+        return "lot" if game_no == 1 else "alternate"
+    if game_no == 1:
+        return "draw"
+    return "toss" if rule is FirstMove.DRAW_THEN_TOSS and game_no == TOSS_GAME else "alternate"
+
+
 def game_carry(position: Position, options: dict[str, Any] | None, game_no: int) -> dict[str, Any] | None:
     """What game ``game_no`` starts from: the event's options, as the rules set them for that game."""
     if position.game_options is not None:

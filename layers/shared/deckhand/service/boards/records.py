@@ -12,12 +12,14 @@ from typing import Any
 from ...engines.common.cards import format_cards
 from ...engines.common.deal import deal_round_robin
 from ...engines.registry import Game
+from ...engines.spec import Position
 from ..storage.models import BoardStateItem
 from .log import NOT_ACTIONS, REDEAL, SERVE_DEAL, STEP
 
 # What a play record keeps of a board's log entry: seat, kind, cards, value, a declared reading, the
 # deal number of a redeal, who applied a penalty — never the wall-clock time of the press.
-_KEPT = ("s", "t", "c", "v", "d", "n", "by")
+# A clock's action (``to``) is marked: a board game's record replays it as the platform's.
+_KEPT = ("s", "t", "c", "v", "d", "n", "by", "to")
 # Log entries that are not the play: the dealing table's reports (a misread and its re-read), calls
 # for the referee, clocks stopped for an outage, and the referee's end of a board not played (the
 # result says ``not_played``). The record is the same however often a table's devices stumbled. It
@@ -105,3 +107,36 @@ def add_match_records(event_id: str, ruleset: str, round_no: int, table: str, bo
             continue
         b["deal"] = hand_record(g, order, deal_played(item))
         b["play"] = play_record(item)
+
+
+def game_record(position: Position, item: BoardStateItem, first_by: str, tags: dict[str, str],
+                names: dict[str, str]) -> dict[str, Any] | None:  # fmt: skip
+    """A board game's ended game as its record (docs/export.md, "Game records"): who played which
+    seat, who moved first and how that was decided, the carry the game started from (its options; its
+    seed where the game draws from one), and the engine's record of its play — the moves in the
+    game's notations, the result the replay reaches (its winner named), a text record where the game
+    has one; not its pictures, which anyone draws again from the carry and the play (an export of
+    long games stays small). None for a game the referee ended unplayed."""
+    from .log import ended_unplayed
+
+    if position.record is None or ended_unplayed(item):
+        return None
+    players = list(item.players)
+    rec = position.record(item.carry, play_record(item), [names.get(p, p) for p in players], tags)
+    del rec["frames"]
+    winner = rec["result"]["winner"]
+    rec["result"] = {
+        "winner": None if winner is None else players[winner],
+        "why": rec["result"]["why"],
+        "points": dict(zip(players, rec["result"]["points"], strict=True)),
+    }
+    carry = dict(item.carry or {})
+    return {
+        "players": players,
+        "first": players[0],
+        "first_by": first_by,
+        "carry": carry,
+        **({"seed": carry["seed"]} if "seed" in carry else {}),
+        **({"tags": tags} if tags else {}),
+        **rec,
+    }

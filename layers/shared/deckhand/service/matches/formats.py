@@ -68,6 +68,12 @@ def _by_seed(entrants: Sequence[Entrant], lot: str | None = None) -> list[Entran
     return sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, drawn(e), e.reg))
 
 
+def drawn_by_lot(entrants: Sequence[Entrant], lot: str) -> list[str]:
+    """A knockout's seeds drawn by lot from round 1's secret (the registered seeds first): ``deckhand
+    verify`` draws them again from an export."""
+    return [e.id for e in _by_seed(entrants, lot)]
+
+
 def groups(settings: MatchSettings, entrants: Sequence[Entrant]) -> list[list[str]]:
     """A round robin's groups (002 §26.一): snake by strength (seeds, then registration); one group
     holds the whole field. Fixed by the registered field: a pair that leaves keeps its place."""

@@ -165,3 +165,9 @@ def run(
             break
         bracket.play_wave(results, r, inactive)
     return bracket
+
+
+def first_round(seeds: Sequence[str]) -> list[list[str]]:
+    """The matches a single-elimination bracket of ``seeds`` (best first) plays in its first round."""
+    bracket = run(knockout.single_elimination(len(seeds), knockout.ThirdPlace.NONE), seeds, [], 1, 0)
+    return [[bracket.team_of[a], bracket.team_of[b]] for _, a, b in bracket.ready()]

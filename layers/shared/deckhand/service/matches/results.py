@@ -12,7 +12,8 @@ from ...competition.matchplay.entrants import MatchResult, ResultKind
 from ...engines.contract import outcome_of
 from ...engines.registry import game
 from ..boards import store as board_store
-from ..boards.records import add_match_records
+from ..boards.head_to_head import first_by
+from ..boards.records import add_match_records, game_record
 from ..boards.round_boards import list_matches
 from ..boards.round_items import revealed_rounds
 from ..organiser.disclosure import deals_from
@@ -142,10 +143,15 @@ def board_summary(item: Any, pairs: list[str], game_no: int) -> dict[str, Any]:
 
 
 def match_document(
-    event_id: str, m: MatchItem, names: dict[str, str], seats: dict[str, list[int]], ruleset: str = ""
+    event_id: str,
+    m: MatchItem,
+    names: dict[str, str],
+    seats: dict[str, list[int]],
+    ruleset: str = "",
+    event_name: str = "",
 ) -> dict[str, Any]:
     """One match of the results document (docs/competition.md); ``ruleset`` given (its round is done):
-    with each ended board's hand and play records."""
+    with each ended board's hand and play records, and a board game's each game's record."""
     if m.table == "" and m.pairs[1] is not None:  # a game forfeited by a withdrawn pair: no table
         winner, loser = m.pairs
         return {
@@ -185,6 +191,7 @@ def match_document(
             boards.append(board_summary(item, pairs, game_no))
     if ruleset:
         add_match_records(event_id, ruleset, m.round, m.table, boards, items)
+        _add_game_records(m, ruleset, boards, items, names, event_name)
     result = None
     if m.result is not None:
         last_levels = next((x["levels_after"] for x in reversed(boards) if "levels_after" in x), None)
@@ -229,6 +236,38 @@ def match_document(
     }
 
 
+def _add_game_records(m: MatchItem, ruleset: str, boards: list[dict[str, Any]],
+                      items: dict[tuple[str, str], Any], names: dict[str, str], event_name: str) -> None:  # fmt: skip
+    """A board game's each ended game gets its record (docs/export.md, "Game records")."""
+    position = game(ruleset).position
+    if position is None:
+        return
+    for b in boards:
+        item = items.get((m.table, str(b["board"])))
+        if b.get("status") != "ended" or item is None:
+            continue
+        game_no = int(b["game"])
+        tags = {"Event": event_name, "Round": f"{m.round}.{m.number}.{game_no}"} if event_name else {}
+        record = game_record(position, item, first_by(position.first_move, game_no), tags, names)
+        if record is not None:
+            b["record"] = record
+
+
+def draw_document(event: EventItem, settings: MatchSettings) -> dict[str, Any] | None:
+    """A knockout drawn by lot: who was drawn (id, registration number, seed) and the seeds the draw
+    gave, best first — ``deckhand verify`` draws them again from round 1's secret."""
+    if settings.format is not MatchFormat.KNOCKOUT or settings.knockout.draw is not KnockoutDraw.LOT:
+        return None
+    seeds = frozen_draws(event, settings).seeds
+    if not seeds:
+        return None
+    drawn = [
+        {"id": e.id, "reg": e.reg, **({"seed": e.seed} if e.seed is not None else {})}
+        for e in entrants(list_teams(event_id_of(event)))
+    ]
+    return {"round": 1, "entrants": drawn, "seeds": list(seeds)}
+
+
 def results_document(event: EventItem, upto_round: int) -> dict[str, Any]:
     """The event's matches up to a round, board by board, and the standings after it (docs/export.md)."""
     event_id = event_id_of(event)
@@ -239,10 +278,14 @@ def results_document(event: EventItem, upto_round: int) -> dict[str, Any]:
     docs = []
     for m in matches:
         seats = {p: list(sides[i]) for i, p in enumerate(m.pairs) if p is not None}
-        docs.append(match_document(event_id, m, names, seats, event.ruleset if m.round in done else ""))
+        ruleset = event.ruleset if m.round in done else ""
+        docs.append(match_document(event_id, m, names, seats, ruleset, event.name))
+    settings = MatchSettings.from_dict(event.match)
+    drawn = draw_document(event, settings) if 1 in done else None
     return {
         "ruleset": event.ruleset,
-        "event": {"name": event.name, "format": MatchSettings.from_dict(event.match).format.value},
+        "event": {"name": event.name, "format": settings.format.value},
+        **({"draw": drawn} if drawn is not None else {}),
         "matches": docs,
         "standings": standings(event, upto_round)["standings"],
         "deals": deals_from(event),
