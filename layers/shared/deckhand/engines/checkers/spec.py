@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
-from ..spec import ActionRule, Competition, Position
+from ..spec import ActionRule, Competition, Position, lazily
 from .board import CheckersBoard, SeatView, decision_key
 from .bot import CheckersBot
 from .options import Options
@@ -20,6 +20,7 @@ SPEC = game_spec(
     bot=CheckersBot,
     view=SeatView.from_dict,
     referee="CheckersReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Chinese checkers",
     alias="checkers",
     plays_with=Position(START, tuple(NAMES[p] for p in POINTS), (SIDES[0], SIDES[1])),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
-from ..spec import ActionRule, Competition, Position
+from ..spec import ActionRule, Competition, Position, lazily
 from .board import COLOURS, GomokuBoard, SeatView, decision_key
 from .bot import GomokuBot
 from .options import Options
@@ -17,6 +17,7 @@ SPEC = game_spec(
     bot=GomokuBot,
     view=SeatView.from_dict,
     referee="GomokuReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Gomoku",
     alias="gomoku",
     plays_with=Position(EMPTY_BOARD, tuple(name(i) for i in POINTS), (COLOURS[0], COLOURS[1]), ("point",)),

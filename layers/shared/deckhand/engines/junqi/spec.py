@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..common.game_spec import game_spec
-from ..spec import ActionRule, Competition, FirstMove, Position
+from ..spec import ActionRule, Competition, FirstMove, Position, lazily
 from .board import JunqiBoard, SeatView, decision_key
 from .bot import JunqiBot
 from .geometry import NAMES, SIDES
@@ -15,6 +15,7 @@ SPEC = game_spec(
     bot=JunqiBot,
     view=SeatView.from_dict,
     referee="JunqiReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Junqi",
     alias="junqi",
     # RULES.md §6.5; the seed draws a timed-out setup, a player's last setup is offered again.

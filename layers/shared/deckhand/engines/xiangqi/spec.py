@@ -7,7 +7,7 @@ from collections.abc import Hashable
 
 from ..common.game_spec import RESIGN_OR_DRAW, game_spec
 from ..contract import Action
-from ..spec import ActionRule, Competition, FirstMove, Position
+from ..spec import ActionRule, Competition, FirstMove, Position, lazily
 from .board import SIDES, Options, SeatView, XiangqiBoard, game_options
 from .bot import XiangqiBot
 from .position import START, square_name
@@ -26,6 +26,7 @@ SPEC = game_spec(
     bot=XiangqiBot,
     view=SeatView.from_dict,
     referee="XiangqiReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Xiangqi",
     alias="xiangqi",
     plays_with=Position(
