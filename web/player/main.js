@@ -2,7 +2,7 @@
 // then shows the seat's screen and sends the options tapped (docs/client.md).
 import { credentialsOf, Link } from './connection.js'
 import { chooseLanguage, remember, translator } from './i18n.js'
-import { messageIds, Pending, SeatState } from './protocol.js'
+import { messageIds, moveOption, Pending, SeatState } from './protocol.js'
 import { draw, drawClock } from './render.js'
 
 const root = document.getElementById('app')
@@ -47,6 +47,29 @@ root.querySelector('#hand').addEventListener('click', (event) => {
   if (!card) return
   state.toggle(Number(card.dataset.index))
   settings.armed = null
+  redraw()
+})
+
+// A board game's squares: tap a piece, then where it goes (Gomoku: a point). Squares drawn smaller than
+// a finger (44 px: a 15 × 15 board on a phone) or the confirm setting hold the complete move until the
+// move's option is tapped (no undo in the rules: a mis-tap is never a move); larger ones send it at once.
+const FINGER = 44
+
+root.querySelector('#board').addEventListener('click', (event) => {
+  const square = event.target.closest('[data-square]')
+  if (!square || !state.ready()) return
+  const done = state.pick(square.dataset.square)
+  settings.armed = null
+  if (done === 'done') {
+    const n = moveOption(state.ask())
+    const box = square.getBoundingClientRect()
+    if (settings.confirm || Math.min(box.width, box.height) < FINGER) {
+      settings.armed = n // the move's option, waiting for its confirming tap
+    } else {
+      send(state.act(n, nextId))
+      return
+    }
+  }
   redraw()
 })
 

@@ -55,6 +55,30 @@ export function selectable (ask, i) {
   return !Array.isArray(places) || places.includes(i)
 }
 
+/** A board game's squares (docs/protocol.md, "Boards"), as the firmware names them: name → {cell,
+ * row, col, glyph}; a space is no square, `n` the name's template ({x} the column's label, {y} the
+ * row's number, {k} the square's place in its row from 1). */
+export function squaresOf (grid) {
+  const out = new Map()
+  if (!grid || !Array.isArray(grid.r)) return out
+  const labels = typeof grid.x === 'string' ? grid.x : ''
+  grid.r.forEach((row, i) => {
+    let k = 0
+    for (let j = 0; j < row.length; j++) {
+      if (row[j] === ' ') continue
+      k += 1
+      const name = String(grid.n).replace('{y}', String(grid.y - i)).replace('{k}', String(k)).replace('{x}', labels[j] || '')
+      out.set(name, { cell: i * grid.w + j, row: i, col: j, glyph: row[j] })
+    }
+  })
+  return out
+}
+
+/** The option of the ask that sends squares picked on the board (its action's `q`), or -1. */
+export function moveOption (ask) {
+  return ask ? ask.o.findIndex((option) => option.a && Array.isArray(option.a.q) && option.a.q.length > 0) : -1
+}
+
 /** Whole seconds left of `dl` milliseconds after `elapsed` (0: none or over), as the handset shows. */
 export function countdown (leftMs, elapsedMs) {
   if (!leftMs) return 0
@@ -68,6 +92,7 @@ export class SeatState {
     this.view = null
     this.shownAt = 0
     this.selected = new Set()
+    this.picked = [] // a board game's squares picked for the move, in order (their names)
     this.offered = null
     this.rejection = null // {code, why}
     this.notice = null // a catalogue key the page shows once (select the cards first …)
@@ -121,6 +146,7 @@ export class SeatState {
       const same = current !== null && current.r === message.r && current.b === message.b
       if (current !== null && same && message.v < current.v) return false
       this.selected = same ? this.keptSelection(message) : new Set()
+      if (!same || !this.samePosition(message)) this.picked = []
       this.view = message
       this.shownAt = this.now()
       this.rejection = null
@@ -132,6 +158,7 @@ export class SeatState {
     }
     if (kind === 'reject') {
       this.rejection = { code: message.code, why: message.why }
+      this.picked = [] // a refused move is picked again from its first square
       return true
     }
     if (kind === 'stopped') {
@@ -158,6 +185,45 @@ export class SeatState {
     return kept
   }
 
+  /** The squares picked stay picked across a new view of the same position (a clock warning). */
+  samePosition (message) {
+    const before = this.view && this.view.grid
+    const after = message.grid
+    return !!before && !!after && JSON.stringify(before.r) === JSON.stringify(after.r) && moveOption(askOf(message)) >= 0
+  }
+
+  /** Pick square `name` for the move (or unpick it, and those after it): the first square among the
+   * grid's `s` when it has one; a square of `s` picked later starts the move again from it (a square
+   * the seat may pick first holds its own piece, never where a move goes). 'done' when the move has
+   * all its squares, true when picked, false (and a notice) when it cannot be. */
+  pick (name) {
+    this.notice = null
+    const ask = this.ask()
+    const n = moveOption(ask)
+    const square = squaresOf(this.view && this.view.grid).get(name)
+    if (n < 0 || !square) {
+      this.notice = 'notYourMove'
+      return false
+    }
+    const fields = ask.o[n].a.q
+    const first = this.view.grid.s
+    const startsHere = !Array.isArray(first) || first.includes(square.cell)
+    const at = this.picked.indexOf(name)
+    if (at >= 0) {
+      this.picked = this.picked.slice(0, at)
+    } else if (this.picked.length === 0 || this.picked.length >= fields.length || (startsHere && Array.isArray(first))) {
+      if (!startsHere) {
+        this.notice = 'cannotPick'
+        return false
+      }
+      this.picked = [name]
+    } else {
+      this.picked.push(name)
+    }
+    this.rejection = null
+    return this.picked.length === fields.length ? 'done' : true
+  }
+
   /** Select or unselect card i; false (and a notice) when the ask does not let it be chosen. */
   toggle (i) {
     this.notice = null
@@ -177,6 +243,7 @@ export class SeatState {
 
   clear () {
     this.selected.clear()
+    this.picked = []
     this.offered = null
     this.notice = null
   }
@@ -189,6 +256,13 @@ export class SeatState {
     const a = { k: action.k }
     if (action.v !== undefined) a.v = action.v
     if (action.d !== undefined) a.d = action.d
+    if (Array.isArray(action.q) && action.q.length) {
+      if (this.picked.length !== action.q.length) {
+        this.notice = 'pickSquares'
+        return null
+      }
+      a.d = Object.fromEntries(action.q.map((field, i) => [field, this.picked[i]]))
+    }
     if (action.c) {
       const hand = this.hand()
       const cards = [...this.selected].sort((x, y) => x - y).map((i) => hand[i])

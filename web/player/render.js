@@ -1,12 +1,15 @@
 // Drawing the seat's screen from its state: plain DOM, redrawn whole on each change (a hand is at most
-// a few dozen cards). What tests drive is marked as docs/client.md says: data-card, data-option,
-// data-line, data-grid-row, data-clock, data-reject, data-results, and data-online on the root.
+// a few dozen cards, a board a few hundred squares). What tests drive is marked as docs/client.md says:
+// data-card, data-option, data-line, data-square (board.js), data-grid-row, data-clock, data-reject,
+// data-results, and data-online on the root.
+import { drawBoard } from './board.js'
+import { moveOption } from './protocol.js'
 
-// A board game's grid (docs/protocol.md, "Boards") as text rows, each numbered, until the page draws
-// the boards themselves: the board stays in sight where the status lines used to carry it.
+// A board game's grid (docs/protocol.md, "Boards") as text rows, each numbered, when the view has no
+// layout to draw it with (a server that sends none).
 function gridRows (view) {
   const grid = view && view.grid
-  if (!grid || !Array.isArray(grid.r)) return []
+  if (!grid || !Array.isArray(grid.r) || (view.layout && typeof view.layout === 'object')) return []
   const width = String(grid.y).length
   return grid.r.map((row, i) => String(grid.y - i).padStart(width, ' ') + ' ' + row.split('').join(' '))
 }
@@ -88,6 +91,11 @@ export function draw (root, state, link, t, settings) {
     ...(view && Array.isArray(view.l) ? view.l : []).map((line) => el('li', { 'data-line': '' }, line)),
     ...gridRows(view).map((row) => el('li', { 'data-grid-row': '' }, row))
   )
+
+  const asking = !!ask && moveOption(ask) >= 0 && state.ready()
+  const drawn = drawBoard($('board'), view, asking, state.picked, t('emptySquare'))
+  $('board-area').hidden = !drawn
+  $('hand-area').hidden = drawn
 
   const hand = $('hand')
   const cards = state.hand().map((token, i) => cardButton(token, t, {

@@ -176,6 +176,10 @@ class GameSpec:
     # ``Lang``, English when not given) → hand in display order, status lines and the ask (a prompt with
     # options, each an action), the words in that language. The firmware knows no game.
     screen: Callable[[Board, int, Lang], dict[str, Any]] | None = None
+    # A board game's layout for the browser (common/layout.py; docs/protocol.md, "Board layouts"): board,
+    # seat, language and the grid its screen drew → the lines, marks and piece names a page that knows no
+    # game draws the board with; sent to clients only (never to a handset). None: a game without a grid.
+    layout: Callable[[Board, int, Lang, dict[str, Any]], dict[str, Any]] | None = None
     # A refused action that needs a choice the player did not make (a play with several readings): the
     # ask that resolves it (board, action, reason code, language → an ask, or None), sent with the refusal.
     offer: Callable[[Board, Action, str, Lang], dict[str, Any] | None] | None = None

@@ -20,6 +20,7 @@ SPEC = game_spec(
     bot=CheckersBot,
     view=SeatView.from_dict,
     referee="CheckersReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Chinese checkers",
     alias="checkers",
     plays_with=Position(

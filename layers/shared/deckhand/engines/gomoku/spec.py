@@ -17,6 +17,7 @@ SPEC = game_spec(
     bot=GomokuBot,
     view=SeatView.from_dict,
     referee="GomokuReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Gomoku",
     alias="gomoku",
     plays_with=Position(

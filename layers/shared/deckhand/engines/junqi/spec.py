@@ -15,6 +15,7 @@ SPEC = game_spec(
     bot=JunqiBot,
     view=SeatView.from_dict,
     referee="JunqiReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Junqi",
     alias="junqi",
     # RULES.md §6.5; the seed draws a timed-out setup, a player's last setup is offered again.

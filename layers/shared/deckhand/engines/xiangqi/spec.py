@@ -26,6 +26,7 @@ SPEC = game_spec(
     bot=XiangqiBot,
     view=SeatView.from_dict,
     referee="XiangqiReferee",
+    layout=lazily(__package__, ".layout", "board_layout"),
     name="Xiangqi",
     alias="xiangqi",
     plays_with=Position(

@@ -36,6 +36,9 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
         if item.position == 0 and item.commitment:
             lines.append(outgoing.commitment_line(w, item.commitment))
         drawn = {**drawn, "l": lines}
+    client = str(seat) in (item.langs or {})  # its device said a language: a handset never does
+    grid = drawn.get("grid")
+    layout = g.layout(loaded, seat, lang, grid) if client and g.layout and isinstance(grid, dict) else None
     return outgoing.view(
         ruleset=item.ruleset,
         board=item.board,
@@ -47,8 +50,9 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
         # of a paced deal come, the board's deadline is the next card, not a decision's end).
         left_ms=time_left(item) if seat in loaded.pending() else 0,
         screen=drawn,
-        # A client (its device said a language; a handset never does) is told where the results are.
-        results=results_url(item.event_id) if str(seat) in (item.langs or {}) else None,
+        # A client is told where the results are, and how to draw a board game's grid.
+        results=results_url(item.event_id) if client else None,
+        layout=layout,
     )
 
 

@@ -2,7 +2,8 @@
 
 ``IotDataPublisher`` publishes through the AWS IoT data plane; ``MqttPublisher`` to a local broker
 (the local venue); ``RecordingPublisher`` keeps them in memory for tests. Payloads are compact JSON
-and must stay under 1 KiB — checked here, once, for every adapter.
+and must stay under 1 KiB — checked here, once, for every adapter; a message that carries what only a
+browser is sent (``outgoing.DOWN_ONLY_CLIENTS``: a board's layout) goes to no handset and may be larger.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import json
 import threading
 from typing import Any, Protocol
 
+from .outgoing import DOWN_ONLY_CLIENTS
+
 MAX_MESSAGE_BYTES = 1024
+MAX_CLIENT_MESSAGE_BYTES = 16 * 1024  # a client's view with a board's layout (AWS IoT takes up to 128 KB)
 
 
 def down_topic(thing: str) -> str:
@@ -28,8 +32,10 @@ def event_topic(event_id: str) -> str:
 
 def encode(payload: dict[str, Any]) -> bytes:
     data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
-    if len(data) > MAX_MESSAGE_BYTES:
-        raise ValueError(f"message of {len(data)} bytes exceeds {MAX_MESSAGE_BYTES}: {payload.get('t')!r}")
+    client = any(f in payload for f in DOWN_ONLY_CLIENTS.get(str(payload.get("t")), ()))
+    limit = MAX_CLIENT_MESSAGE_BYTES if client else MAX_MESSAGE_BYTES
+    if len(data) > limit:
+        raise ValueError(f"message of {len(data)} bytes exceeds {limit}: {payload.get('t')!r}")
     return data
 
 

@@ -17,7 +17,7 @@ from . import words
 DOWN_FIELDS: dict[str, tuple[str, ...]] = {
     "ack": ("msg", "v", "dup"),
     "reject": ("msg", "code", "why", "ask"),
-    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "grid", "ask", "res"),
+    "view": ("g", "b", "r", "v", "s", "st", "dl", "h", "l", "grid", "ask", "res", "layout"),
     "deal": ("b", "r", "seats", "kitty", "n", "each", "order"),
     "stopped": ("b", "why"),
     "pos": ("b", "r", "v", "n", "st", "q", "grid"),
@@ -33,8 +33,9 @@ UP_FIELDS: dict[str, tuple[str, ...]] = {
 }
 UP_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"hello": ("lang",)}
 # Server → device fields only a client is sent (a seat whose device said its language): the results
-# site's address, which a handset has no way to open.
-DOWN_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"view": ("res",)}
+# site's address, which a handset has no way to open, and a board game's layout (how the browser draws
+# the grid: docs/protocol.md, "Board layouts"), which would not fit a handset's 1 KiB.
+DOWN_ONLY_CLIENTS: dict[str, tuple[str, ...]] = {"view": ("res", "layout")}
 # An action: kind, value, cards (tokens up; true in an option), data; ``q`` in an option only: the keys of
 # its data the squares the player picks go under, in order (a board game's move: ``["from", "to"]``).
 ACTION_FIELDS = ("k", "v", "c", "d", "q")
@@ -86,13 +87,15 @@ def view(
     left_ms: int,
     screen: dict[str, Any],
     results: str | None = None,
+    layout: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A seat's view: the board's place and state, and the screen the game drew for the seat (``h``
     the hand in display order, ``l`` status lines, ``grid`` a board game's board, ``ask`` the decision
     with its options, if any).
     ``left_ms`` (``dl``): the milliseconds left before the board's next timeout as the view is sent,
     0 for none — a duration, as a handset's clock counts from its boot (never an epoch time).
-    ``results`` (``res``): where the event's results site is, sent once the board has ended."""
+    ``results`` (``res``): where the event's results site is, sent once the board has ended.
+    ``layout``: how a browser draws the grid (a client's view only)."""
     payload: dict[str, Any] = {
         "t": "view",
         "g": ruleset,
@@ -111,6 +114,8 @@ def view(
         payload["ask"] = screen["ask"]
     if results and status == "ended":
         payload["res"] = results
+    if layout and "grid" in payload:
+        payload["layout"] = layout
     return payload
 
 
