@@ -80,7 +80,7 @@ export function draw (root, state, link, t, settings) {
     head.textContent = link.refused ? t('badCredentials') : state.unknown !== null ? t('unknownDevice') : link.online ? t('waiting') : t('connecting')
     turn.textContent = ''
   } else {
-    head.textContent = t('board', { b: view.b, s: view.s })
+    head.textContent = t('board', { b: view.b, s: view.s + 1 }) // people count seats from 1, as the console does
     turn.textContent = view.st === 'stopped' ? t('stopped') : view.st === 'ended' ? t('ended') : ask ? t('yourTurn') : ''
   }
   drawClock($('clock'), state, t)
