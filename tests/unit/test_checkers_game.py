@@ -285,7 +285,8 @@ def test_the_bot_fills_its_target_against_itself_in_a_strong_players_moves() -> 
     bot = CheckersBot()
     games = [race([bot, bot], seed) for seed in range(4)]
     assert all(why in ("filled", "same_moves") for _, why, _ in games)  # never passive: homes empty early
-    assert statistics.mean(n for _, _, n in games) <= 35 and max(n for _, _, n in games) <= 40
+    # 32.75 and 33 with the endgame search; 33.25 and 34 without it (36.8 and 37 with the first costs)
+    assert statistics.mean(n for _, _, n in games) <= 33 and max(n for _, _, n in games) <= 34
 
 
 def test_the_bot_beats_a_random_mover_from_either_seat() -> None:

@@ -11,6 +11,9 @@ not guessed: the race is about one's own chains), and the move whose two-move ga
 played; ties go to the greater gain now, then to a piece that is not yet in the target
 nearest an empty target point, then to the lowest (from, to). A move that brings back an arrangement
 of its own pieces it had before is played only when every move does, so the endgame never cycles.
+Once at most six target points are empty, a search for the fewest moves that fill the target
+(``filling.py``) plays first, when it finds one in its node budget: greedy costs waste moves there
+(the race: 35.1 moves to fill instead of 35.6).
 """
 
 from __future__ import annotations
@@ -20,11 +23,15 @@ from typing import NamedTuple
 from ..common.bot_style import style_of
 from ..contract import Action
 from .board import PASS, PLAY, SeatView, move, replay
+from .filling import finishing_move
 from .pieces import EMPTY, Pieces, destinations, reach
 from .star import HOMES, POINTS, TARGETS, TIPS, cube, distance, name, parse_point
 
 HOME_EXTRA = 30  # what a piece on its own home costs beyond its distance (it must leave before round 30)
 OFF_LINE = 3  # what each step away from the line through both tips costs, outside the target
+FILL_HOLES = 6  # the endgame search starts when at most this many target points are empty,
+FILL_SPARE = 2  # finds fillings with at most this many moves beyond one per empty point,
+FILL_NODES = 1_000  # and looks at no more positions than this (else the costs decide)
 
 
 class Style(NamedTuple):
@@ -101,6 +108,9 @@ class CheckersBot:
         options = destinations(pieces, side)
         if not options:
             return None
+        finish = finishing_move(pieces, side, FILL_HOLES, FILL_SPARE, FILL_NODES)
+        if finish is not None:
+            return finish
         mine = own(pieces, side)
         fresh = [(a, b) for a, b in options if mine - {a} | {b} not in before] or options
         fresh.sort(key=lambda m: (cost[m[1]] - cost[m[0]], m))
