@@ -215,7 +215,7 @@ class LinksBody(Body):
 
 class TableSpec(Body):
     id: Annotated[str, Field(pattern=ID)]
-    seats: Annotated[list[Thing], Field(min_length=3, max_length=4)]
+    seats: Annotated[list[Thing], Field(min_length=2, max_length=4)]
     dealer: Thing | None = None
 
 
