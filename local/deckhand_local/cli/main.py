@@ -318,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--rounds", type=int, help="rounds (default 3; a board game's knockout: to its final)"
     )
     p_demo.add_argument(
-        "--max-games", type=int, help="a board game: games a tie may take before a lot decides it"
+        "--max-games", type=int, help="a board game: games a tie may take before a lot decides it (default 4)"
     )
     p_demo.add_argument(
         "--minutes",

@@ -28,7 +28,7 @@ from deckhand.service.infra.clock import set_clock
 
 from .api_client import ApiClient
 from .event_setup import EventShape, make_devices, register
-from .knockout_demo import SeatedPlayers, ended_matches, finish_knockout, match_line
+from .knockout_demo import MAX_GAMES, SeatedPlayers, ended_matches, finish_knockout, match_line
 from .local import Venue
 from .local import free_port as free_port  # where the tests and benches have taken it from
 from .lockstep import TICK_MS, SimulatedClock, settle
@@ -99,6 +99,7 @@ class DemoEvent:
         broker: str = "aedes",
         dynamodb_endpoint: str | None = None,
         max_games: int | None = None,
+        resigners: int = 0,
         electronic_boards: int = 0,
     ) -> None:
         self.seed = seed
@@ -122,10 +123,13 @@ class DemoEvent:
         self.players = players if players is not None else self.seats * self.tables
         self.groups = groups or (1 if self.match or self.head_to_head else 2)
         self.rounds = rounds or 3
-        self.max_games = max_games  # a knockout's tie: games before a lot (None: the rules' 8)
+        self.max_games = max_games or (MAX_GAMES if self.head_to_head else None)  # a tie's, before a lot
+        # A knockout's last players who resign each game at once (tests: short matches; 0 in the demo).
+        self.resigners = frozenset(f"P{i:02d}" for i in range(self.players - resigners + 1, self.players + 1))
         if electronic_boards:
-            # The hook for the electronic board device kind (a physical board with sensors, the Xiangqi
-            # demo's one): its simulated device is registered at the first tables once it exists.
+            # The hook for the electronic board device kind (a physical board with sensors that reports
+            # the moves it sees; the issue wants one in a board game's demo): its simulated device is
+            # registered at the first ``electronic_boards`` tables once the device kind exists.
             raise NotImplementedError("the venue has no electronic board device yet")
         self.electronic_boards = electronic_boards
         self.boards = boards or (8 if self.match else 4)
@@ -250,7 +254,7 @@ class DemoEvent:
         seated = None
         if self.head_to_head:
             self.names = {f"P{i:02d}": f"Player {i}" for i in range(1, self.players + 1)}
-            seated = SeatedPlayers("demo", self.table_of).style
+            seated = SeatedPlayers("demo", self.table_of, self.resigners).style
             ties = f"up to {self.max_games} games" if self.max_games else "games"
             self.say(
                 f"Event 'demo' ({game(self.ruleset).name}): {self.players} players in a knockout drawn by "

@@ -17,12 +17,22 @@ from deckhand.competition.match_render import (
     match_standings_csv,
 )
 
-from .event_setup import STYLES
+from .simulated import RESIGNS
+
+# The demo's players' bot styles, in turn by registration number: the quicker ones (a knockout plays
+# its games one after another, the demo runs in minutes); players of different styles play different
+# games, two of one style the same game each with the other colour (level: the tie goes to the lot).
+STYLES = ("careful", "bold")
+# The demo's ties: games before the lot decides a level one (the rules' default is longer; two players
+# of one style play the same game again and again, the demo keeps that short).
+MAX_GAMES = 4
 
 
-def style_of_player(player: str) -> str:
+def style_of_player(player: str, resigners: frozenset[str] = frozenset()) -> str:
     """A demo player's bot style, from its registration number (``P07``): the same player plays the
-    same way in every game, whichever colour and handset the game gives it."""
+    same way in every game, whichever colour and handset the game gives it (``resigners`` resign)."""
+    if player in resigners:
+        return RESIGNS
     return STYLES[(int(player.lstrip("P")) - 1) % len(STYLES)]
 
 
@@ -30,9 +40,12 @@ class SeatedPlayers:
     """Who sits at a handset in the game its view shows, read from the stored game (the bench is
     trusted, as the referee's tools are): the players change seats between the games of a match."""
 
-    def __init__(self, event_id: str, table_of: dict[str, str]) -> None:
+    def __init__(
+        self, event_id: str, table_of: dict[str, str], resigners: frozenset[str] = frozenset()
+    ) -> None:
         self.event_id = event_id
         self.table_of = table_of
+        self.resigners = resigners
         self._seen: dict[tuple[str, int, str], str] = {}
 
     def player(self, thing: str, message: dict[str, Any]) -> str:
@@ -47,7 +60,7 @@ class SeatedPlayers:
         return self._seen[key]
 
     def style(self, thing: str, message: dict[str, Any]) -> str:
-        return style_of_player(self.player(thing, message))
+        return style_of_player(self.player(thing, message), self.resigners)
 
 
 def points(doubled: int) -> str:
@@ -63,11 +76,21 @@ def match_line(round_no: int, table: dict[str, Any], names: dict[str, str]) -> s
     games = table["match"]["games"]
     won, lost = (a, b) if result["mp"][0] > result["mp"][1] else (b, a)
     score = {a: result["lp"][0], b: result["lp"][1]}
-    line = f"  round {round_no}, table {table['table']}: {names.get(won, won)} beat {names.get(lost, lost)}"
-    line += f" {points(score[won])}–{points(score[lost])} in {games} games"
-    if "lot" in result:
-        line += ", level: through by lot"
-    return line
+    return f"  round {round_no}, table {table['table']}: " + outcome(
+        names.get(won, won),
+        names.get(lost, lost),
+        points(score[won]),
+        points(score[lost]),
+        games,
+        "lot" in result,
+    )
+
+
+def outcome(won: str, lost: str, score_won: str, score_lost: str, games: int, by_lot: bool) -> str:
+    """``A beat B 2–1 in 3 games``; a tie level after its last game: decided by lot."""
+    if by_lot:
+        return f"{won} and {lost} level {score_won}–{score_lost} after {games} games: {won} through by lot"
+    return f"{won} beat {lost} {score_won}–{score_lost} in {games} games"
 
 
 def ended_matches(status: dict[str, Any], announced: set[str]) -> list[dict[str, Any]]:
@@ -113,7 +136,11 @@ def finish_knockout(
     winner = final["winner"]
     loser = b if winner == a else a
     score = {p: points(round(2 * final["score"][p])) for p in (a, b)}
-    say(f"\nFinal: {names[winner]} beat {names[loser]} {score[winner]}–{score[loser]}")
+    games = len(final["games"])
+    say(
+        "\nFinal: "
+        + outcome(names[winner], names[loser], score[winner], score[loser], games, final["by_lot"])
+    )
     say("Final standings")
     for s in results["standings"]:
         say(f"  {s['place']:>2}. {s['name']}")

@@ -194,6 +194,12 @@ def offered(app: Any) -> bool:
     return getattr(app, "offered", None) is not None and app.ready()
 
 
+# A player who resigns each game at its first decision, where the game has the word (a test's short
+# match through the venue); in a game without it, the player plays the bot's steady style.
+RESIGNS = "resigns"
+RESIGN = "resign"
+
+
 class BotHandset(SimulatedDevice):
     """A handset whose buttons are pressed by the deterministic bot of the game its views are of: the
     bot decides from the engine's view of the seat (``views``), and presses the buttons for it."""
@@ -252,6 +258,12 @@ class BotHandset(SimulatedDevice):
             return None  # not known yet (a view read from a database that is restarting): asked again
         ruleset = message.get("g", DEFAULT)
         style = self.style if self.player_style is None else self.player_style(self.thing, message)
+        if style == RESIGNS:
+            if any(o["a"]["k"] == RESIGN for o in self.app.options()):
+                from deckhand.engines.contract import Action
+
+                return Action(message["s"], RESIGN)
+            style = "steady"
         key = ruleset if style == self.style else f"{ruleset} {style}"
         if key not in self.bots:
             self.bots[key] = game(ruleset).view_bot(style)
