@@ -1,6 +1,7 @@
 """``deckhand event``'s options (--api, --state, --as) are taken before or after its subcommand."""
 
 import pytest
+from deckhand.engines.registry import ENTRIES
 from deckhand_local.cli import events_cli
 from deckhand_local.cli.main import build_parser, main
 
@@ -44,14 +45,11 @@ def test_the_command_uses_a_state_folder_given_after_the_subcommand(monkeypatch,
     assert capsys.readouterr().out == '{\n  "standings": []\n}\n'
 
 
-@pytest.mark.parametrize(("argv", "out"), [([], "out/bigtwo"), (["--game", "doudizhu"], "out/doudizhu")])
-def test_each_games_demo_writes_its_own_folder(monkeypatch, argv, out):
-    """`make demo GAME=doudizhu` wrote over the Big Two results in out/ without a word."""
-    from pathlib import Path
-
+def demo_arguments(monkeypatch) -> dict:
+    """What ``deckhand demo`` hands the demo (the demo itself not run)."""
     from deckhand_local.venue import demo_event
 
-    seen = {}
+    seen: dict = {}
 
     class Demo:
         def __init__(self, **kwargs):
@@ -61,6 +59,25 @@ def test_each_games_demo_writes_its_own_folder(monkeypatch, argv, out):
             return {}
 
     monkeypatch.setattr(demo_event, "DemoEvent", Demo)
+    return seen
+
+
+@pytest.mark.parametrize(("argv", "out"), [([], "out/bigtwo"), (["--game", "doudizhu"], "out/doudizhu")])
+def test_each_games_demo_writes_its_own_folder(monkeypatch, argv, out):
+    """`make demo GAME=doudizhu` wrote over the Big Two results in out/ without a word."""
+    from pathlib import Path
+
+    seen = demo_arguments(monkeypatch)
     assert main(["demo", *argv]) == 0
     assert seen["out"] == Path(out)
     assert main(["demo", *argv, "--out", "mine"]) == 0 and seen["out"] == Path("mine")
+
+
+@pytest.mark.parametrize("alias", [e.alias for e in ENTRIES if not e.dealt])
+def test_a_board_games_demo_is_offered_with_its_ties_games(monkeypatch, alias):
+    """`make demo GAME=<a board game>`: the knockout demo, in its own folder, ``--max-games`` passed on."""
+    from pathlib import Path
+
+    seen = demo_arguments(monkeypatch)
+    assert main(["demo", "--game", alias, "--max-games", "6"]) == 0
+    assert seen["out"] == Path(f"out/{alias}") and seen["max_games"] == 6 and seen["rounds"] is None

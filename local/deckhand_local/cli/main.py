@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import Any
 
-from deckhand.engines.registry import ALIASES, DEALT_RULESETS, DEFAULT_ALIAS, by_alias, game
+from deckhand.engines.registry import ALIASES, DEFAULT_ALIAS, RULESETS, by_alias, game
 from deckhand.errors import DeckhandError
 
 from ..venue.database import Database
@@ -286,7 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_handset.add_argument("--state", default=".deckhand", help="the venue's state folder")
 
     p_demo = sub.add_parser(
-        "demo", help="run a whole event through the local venue (duplicate, or matches of pairs)"
+        "demo",
+        help="run a whole event through the local venue (duplicate, matches of pairs, or a knockout of "
+        "individuals)",
     )
     p_demo.add_argument(
         "--seed",
@@ -301,18 +303,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_demo.add_argument(
         "--game",
-        # The venue runs the games played with a deck (board games' events come later).
-        choices=[
-            *(a for a, r in ALIASES.items() if r in DEALT_RULESETS),
-            *(r for r in DEALT_RULESETS if r not in ALIASES),
-        ],
+        choices=[*ALIASES, *(r for r in RULESETS if r not in ALIASES)],
         default=DEFAULT_ALIAS,
         help=f"the game, or one of its rule sets (a preset) (default {DEFAULT_ALIAS})",
     )
-    p_demo.add_argument("--players", type=int, help="players (default: every seat of every table)")
-    p_demo.add_argument("--tables", type=int, help="tables (default 4; a match game: 8)")
+    p_demo.add_argument(
+        "--players", type=int, help="players (default: every seat of every table; a board game: 16)"
+    )
+    p_demo.add_argument(
+        "--tables", type=int, help="tables (default 4; a match game: 8; a board game: half the players)"
+    )
     p_demo.add_argument("--groups", type=int, help="groups (default 2; a match game: 1)")
-    p_demo.add_argument("--rounds", type=int, default=3)
+    p_demo.add_argument(
+        "--rounds", type=int, help="rounds (default 3; a board game's knockout: to its final)"
+    )
+    p_demo.add_argument(
+        "--max-games", type=int, help="a board game: games a tie may take before a lot decides it (default 4)"
+    )
     p_demo.add_argument(
         "--minutes",
         type=int,
@@ -444,6 +451,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             rounds=args.rounds,
             boards=args.boards,
             **({"minutes": args.minutes} if args.minutes else {}),
+            **({"max_games": args.max_games} if args.max_games else {}),
             log=sys.stdout,
             broker=args.broker,
         ).run()

@@ -28,6 +28,7 @@ from deckhand.service.infra.clock import set_clock
 
 from .api_client import ApiClient
 from .event_setup import EventShape, make_devices, register
+from .knockout_demo import MAX_GAMES, SeatedPlayers, ended_matches, finish_knockout, match_line
 from .local import Venue
 from .local import free_port as free_port  # where the tests and benches have taken it from
 from .lockstep import TICK_MS, SimulatedClock, settle
@@ -38,6 +39,7 @@ from .tables import unique_table_name
 LOCKSTEP_SWEEP = 3600.0
 
 PACED_MINUTES = 8  # the demo's matches of a game whose deal is paced
+KNOCKOUT_PLAYERS = 16  # a game of two players: the knockout's field
 # A paced deal: the round's status is looked at every this many idle ticks in a row.
 IDLE_LOOK = 4
 
@@ -87,7 +89,7 @@ class DemoEvent:
         players: int | None = None,
         tables: int | None = None,
         groups: int | None = None,
-        rounds: int = 3,
+        rounds: int | None = None,
         boards: int | None = None,
         dealers: int = 1,
         minutes: int | None = None,
@@ -96,6 +98,9 @@ class DemoEvent:
         round_limit: float = 600.0,
         broker: str = "aedes",
         dynamodb_endpoint: str | None = None,
+        max_games: int | None = None,
+        resigners: int = 0,
+        electronic_boards: int = 0,
     ) -> None:
         self.seed = seed
         self.dynamodb_endpoint = dynamodb_endpoint  # a database already running (tests share one)
@@ -104,13 +109,29 @@ class DemoEvent:
         self.seats = game(ruleset).seats
         # Matches of pairs (a game that carries levels): 16 pairs at 8 tables, matches of 8 boards.
         self.match = game(ruleset).competition is Competition.MATCH
+        # A game of two players: individuals (16) in a knockout drawn by lot, each tie a match of games.
+        self.head_to_head = game(ruleset).competition is Competition.HEAD_TO_HEAD
         # A game whose cards are given out at a pace (seats declare meanwhile): the server's timers give
         # them out, so they sweep in lock-step with the simulated clock, never on the wall clock.
         self.paced = game(ruleset).new_board_in_steps is not None
+        if self.head_to_head:
+            players = players or KNOCKOUT_PLAYERS
+            tables = tables or players // 2
+            rounds = rounds or (players - 1).bit_length()  # the bracket's rounds to its final
+            dealers = 0  # a board game's tables have no dealing table
         self.tables = tables or (8 if self.match else 4)
         self.players = players if players is not None else self.seats * self.tables
-        self.groups = groups or (1 if self.match else 2)
-        self.rounds = rounds
+        self.groups = groups or (1 if self.match or self.head_to_head else 2)
+        self.rounds = rounds or 3
+        self.max_games = max_games or (MAX_GAMES if self.head_to_head else None)  # a tie's, before a lot
+        # A knockout's last players who resign each game at once (tests: short matches; 0 in the demo).
+        self.resigners = frozenset(f"P{i:02d}" for i in range(self.players - resigners + 1, self.players + 1))
+        if electronic_boards:
+            # The hook for the electronic board device kind (a physical board with sensors that reports
+            # the moves it sees; the issue wants one in a board game's demo): its simulated device is
+            # registered at the first ``electronic_boards`` tables once the device kind exists.
+            raise NotImplementedError("the venue has no electronic board device yet")
+        self.electronic_boards = electronic_boards
         self.boards = boards or (8 if self.match else 4)
         # A match's clock on the simulated time (match events); a paced deal's boards are long (the
         # cards alone take 25 s), so its matches are shorter: the demo stays within its 3 minutes.
@@ -142,6 +163,8 @@ class DemoEvent:
         self.devices: list[SimulatedDevice] = []
         self.table_of: dict[str, str] = {}  # handset → its table
         self._last_line = ""
+        self.announced: set[str] = set()  # a knockout round's tables whose match result was said
+        self.names: dict[str, str] = {}  # a knockout's players by id
 
     def say(self, text: str) -> None:
         self.log.write(text + "\n")
@@ -224,10 +247,21 @@ class DemoEvent:
             boards=self.boards,
             dealers=self.dealers,
             minutes=self.minutes,
+            max_games=self.max_games,
         )
         tables = register(api, shape)
         self.table_of = {thing: t["id"] for t in tables for thing in t["seats"]}
-        if self.match:
+        seated = None
+        if self.head_to_head:
+            self.names = {f"P{i:02d}": f"Player {i}" for i in range(1, self.players + 1)}
+            seated = SeatedPlayers("demo", self.table_of, self.resigners).style
+            ties = f"up to {self.max_games} games" if self.max_games else "games"
+            self.say(
+                f"Event 'demo' ({game(self.ruleset).name}): {self.players} players in a knockout drawn by "
+                f"lot, {self.rounds} rounds to the final at {self.tables} tables; each tie a match of "
+                f"{ties}, the first move swapped, on the simulated clock."
+            )
+        elif self.match:
             self.say(
                 f"Event 'demo' ({game(self.ruleset).name}): {self.players // 2} pairs at {self.tables} "
                 f"tables, a {self.rounds}-round Swiss of matches ended by {self._match_end()} on the "
@@ -247,6 +281,7 @@ class DemoEvent:
                 venue.sent,
                 self.faults.misread_board,
                 self.faults.dealer_drops_at,
+                seated,
             )
         )
         self._settle(venue)
@@ -278,7 +313,12 @@ class DemoEvent:
     def _play_round(self, api: ApiClient, venue: Venue, number: int) -> None:
         """Tick by tick: the bots whose decision is due act, everything settles, the clock moves on."""
         api.request("POST", "/events/demo/rounds")
-        self.say(f"Round {number}: dealt; commitment published.")
+        if self.head_to_head:
+            drawn = "the bracket drawn by lot" if number == 1 else "its matches from the bracket"
+            self.say(f"Round {number}: {drawn}; commitment published.")
+        else:
+            self.say(f"Round {number}: dealt; commitment published.")
+        self.announced = set()
         last_report = 0.0
         idle_ticks = 0
         deadline = time.monotonic() + self.round_limit
@@ -311,6 +351,7 @@ class DemoEvent:
                 if status["status"] == "done":
                     break
                 self._progress(status)
+                self._matches_ended(status)
             self.clock.advance()
             self.tick += 1
             # Ticks in which nobody is due change nothing but the clock: they pass at once (the clock
@@ -325,6 +366,17 @@ class DemoEvent:
             raise RuntimeError(f"round {number} did not finish in {self.round_limit:.0f} s")
         status = api.request("GET", f"/events/demo/rounds/{number}")
         self._progress(status)
+        if self.head_to_head:
+            self._matches_ended(status)
+            through = [
+                self.names.get(p, p)
+                for t in status["tables"]
+                for p in t.get("pairs") or []
+                if self._won(t, p)
+            ]
+            left = "the winner" if len(through) == 1 else f"{len(through)} players through"
+            self.say(f"Round {number} done; salt revealed. {left.capitalize()}: {', '.join(through)}")
+            return
         standings = api.request("GET", "/events/demo/standings")["standings"]
         if self.match:
             rows = [
@@ -333,6 +385,17 @@ class DemoEvent:
         else:
             rows = [(s.get("name") or s["player"], s["total"], f"{s['total']:.0f}") for s in standings]
         self.say(f"Round {number} done; salt revealed. Leaders: {leaders(rows)}")
+
+    def _matches_ended(self, status: dict[str, Any]) -> None:
+        """A line for each match of a knockout's round that ended since the last look."""
+        if self.head_to_head:
+            for table in ended_matches(status, self.announced):
+                self.say(match_line(status["round"], table, self.names))
+
+    @staticmethod
+    def _won(table: dict[str, Any], side: str) -> bool:
+        result = (table.get("match") or {}).get("result")
+        return result is not None and result["mp"][table["pairs"].index(side)] == max(result["mp"])
 
     def _sweep_due(self, venue: Venue, number: int) -> bool:
         """The timers' work on the boards that have a card or a decision due now (their devices' last
@@ -440,6 +503,9 @@ class DemoEvent:
             "rounds": rounds,
         }
         self.out.mkdir(parents=True, exist_ok=True)
+        if self.head_to_head:
+            title = f"Deckhand demo event ({game(self.ruleset).name}) — results"
+            return finish_knockout(self.out, export, title, self.say, self._write_site)
         if self.match:
             return self._finish_matches(export, rounds)
         (self.out / "results.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")

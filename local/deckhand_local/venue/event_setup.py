@@ -4,6 +4,7 @@ demo and the crash soak: the same seed gives both the same event."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class EventShape:
     boards: int
     dealers: int
     minutes: int = 60  # a match's clock (match events: ended by its boards or the clock, whichever first)
+    max_games: int | None = None  # a board game's knockout: games a tie may take before a lot (None: rules')
 
 
 def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
@@ -65,6 +67,22 @@ def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
             for i in range(1, shape.players // 2 + 1)
         ]
         api.request("POST", f"/events/{shape.event_id}/pairs", {"pairs": pairs})
+    elif game(shape.ruleset).competition is Competition.HEAD_TO_HEAD:
+        # Individuals in a knockout drawn by lot, each tie a match of games (RULES.md §6.5): each player
+        # is a side of one.
+        knockout: dict[str, Any] = {"format": "knockout"}
+        if shape.max_games is not None:
+            knockout["max_games"] = shape.max_games
+        api.request("POST", "/events", {**event, "match": knockout})
+        sides = [
+            {
+                "id": f"P{i:02d}",
+                "name": f"Player {i}",
+                "players": [{"id": f"P{i:02d}", "name": f"Player {i}"}],
+            }
+            for i in range(1, shape.players + 1)
+        ]
+        api.request("POST", f"/events/{shape.event_id}/pairs", {"pairs": sides})
     else:
         event.update({"format": "pvp", "boards_per_round": shape.boards, "groups": shape.groups})
         api.request("POST", "/events", event)
@@ -96,15 +114,19 @@ def make_devices(
     views: SeatViews,
     misread_board: str | None = None,
     dealer_drops_at: int = 0,
+    player_style: Callable[[str, dict[str, Any]], str] | None = None,
 ) -> list[SimulatedDevice]:
     """A bot handset per seat and a dealing table where registered (the first one misreading
-    ``misread_board`` once, for fault tests)."""
+    ``misread_board`` once, for fault tests); ``player_style``: the style of the player a handset's
+    view seats there (players who change seats between games), else the handset's own."""
     devices: list[SimulatedDevice] = []
     for i, table in enumerate(tables):
         for s, thing in enumerate(table["seats"]):
             # Styles differ between the tables' same seats, or duplicate play would compare equals.
             style = STYLES[(i + s) % len(STYLES)]
-            devices.append(BotHandset(thing, link, state / thing, style, views=views))
+            devices.append(
+                BotHandset(thing, link, state / thing, style, views=views, player_style=player_style)
+            )
         if table["dealer"]:
             misread = misread_board if i == 0 else None
             devices.append(

@@ -127,16 +127,20 @@ def _sends(option: dict[str, Any], action: Action) -> bool:
 
 def press(app: Any, action: Action) -> bool:
     """Press a handset's buttons for ``action``, as a person would: select its cards (by their place
-    in the hand shown; a selection already made is kept, so an offer made for it stays), highlight the
-    option of the prompt that sends it, then ok. False when the prompt offers no such option (nothing
-    is sent)."""
+    in the hand shown; a selection already made is kept, so an offer made for it stays) or pick its
+    squares on a board game's grid, highlight the option of the prompt that sends it, then ok. False
+    when the prompt offers no such option (nothing is sent)."""
     from deckhand.engines.common.cards import format_cards
 
     options = app.options()
     wanted = next((n for n, option in enumerate(options) if _sends(option, action)), None)
     if wanted is None:
+        wanted = _offered_instead(options, action)
+    if wanted is None:
         return False
-    if options[wanted]["a"].get("c"):
+    if options[wanted]["a"].get("q"):
+        pick_squares(app, [action.data[key] for key in options[wanted]["a"]["q"]])
+    elif options[wanted]["a"].get("c"):
         hand = app.hand()
         picks: list[int] = []
         for token in format_cards(action.cards):
@@ -151,10 +155,49 @@ def press(app: Any, action: Action) -> bool:
     return True
 
 
+def _offered_instead(options: list[dict[str, Any]], action: Action) -> int | None:
+    """The option a person takes when the screen offers a few named choices of the bot's kind but not
+    the bot's own (a board game's setups: the handset offers some by number, the bot composes its
+    own): the first of them. Only where the options name their data by keys the bot's action does
+    not carry at all: a choice the screen does name (a reading of a play) is never replaced."""
+    data = action.data
+    if not isinstance(data, dict) or not data:
+        return None
+    return next(
+        (
+            n
+            for n, option in enumerate(options)
+            if option["a"]["k"] == action.kind
+            and isinstance(option["a"].get("d"), dict)
+            and not set(option["a"]["d"]) & set(data)
+        ),
+        None,
+    )
+
+
+def pick_squares(app: Any, names: list[str]) -> None:
+    """Pick a move's squares on the handset's grid by their names, as the firmware names them, in
+    order (a square picked before is unpicked first, as a person starts afresh)."""
+    from deckhand_fw import board
+
+    grid = app.message["grid"]
+    cells = {board.name(grid, cell): cell for cell in board.squares(grid)}
+    for cell in list(app.picked):
+        app.on_input(f"sq:{cell}")
+    for name in names:
+        app.on_input(f"sq:{cells[name]}")
+
+
 def offered(app: Any) -> bool:
     """A refusal offered a choice (a play's readings) for the cards still selected: the decision is
     not taken yet, it is answered from the offer."""
     return getattr(app, "offered", None) is not None and app.ready()
+
+
+# A player who resigns each game at its first decision, where the game has the word (a test's short
+# match through the venue); in a game without it, the player plays the bot's steady style.
+RESIGNS = "resigns"
+RESIGN = "resign"
 
 
 class BotHandset(SimulatedDevice):
@@ -164,11 +207,21 @@ class BotHandset(SimulatedDevice):
     THINK_TICKS = {"bold": 1, "steady": 2, "careful": 3}
 
     def __init__(
-        self, thing: str, link: VenueLink, state: Path, style: str = "steady", *, views: SeatViews
+        self,
+        thing: str,
+        link: VenueLink,
+        state: Path,
+        style: str = "steady",
+        *,
+        views: SeatViews,
+        player_style: Callable[[str, dict[str, Any]], str] | None = None,
     ) -> None:
         super().__init__(thing, "handset", link, state)
         self.style = style
         self.views = views
+        # The style of the player seated at this handset for the view shown (a board game's players
+        # change seats between the games of a match, the table's handsets stay): None, the handset's.
+        self.player_style = player_style
         self.think = self.THINK_TICKS.get(style, 1)
         self.bots: dict[str, Callable[[dict[str, Any]], Action | None]] = {}
         self.acted: tuple[str, int, int] | None = None
@@ -204,9 +257,17 @@ class BotHandset(SimulatedDevice):
         if view is None:
             return None  # not known yet (a view read from a database that is restarting): asked again
         ruleset = message.get("g", DEFAULT)
-        if ruleset not in self.bots:
-            self.bots[ruleset] = game(ruleset).view_bot(self.style)
-        return self.bots[ruleset](view)
+        style = self.style if self.player_style is None else self.player_style(self.thing, message)
+        if style == RESIGNS:
+            if any(o["a"]["k"] == RESIGN for o in self.app.options()):
+                from deckhand.engines.contract import Action
+
+                return Action(message["s"], RESIGN)
+            style = "steady"
+        key = ruleset if style == self.style else f"{ruleset} {style}"
+        if key not in self.bots:
+            self.bots[key] = game(ruleset).view_bot(style)
+        return self.bots[key](view)
 
     def deciding(self, tick: int) -> bool:
         """The bot has a decision to take on the view it shows (noting the tick it first saw it), or

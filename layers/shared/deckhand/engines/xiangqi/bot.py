@@ -18,6 +18,10 @@ VALUE = {KING: 0, ADVISOR: 20, ELEPHANT: 20, HORSE: 40, CHARIOT: 90, CANNON: 45,
 CROSSED = 10  # a soldier across the river is worth more
 MATE = 100_000
 BUDGET = 2_000  # nodes a decision may search: well under a second in pure Python
+# Nodes by style: the steady seat searches the full budget; the careful and bold ones less — quicker,
+# weaker players (a knockout's field of bots plays its games in minutes, and players of different
+# styles play different games: the stronger wins with either colour).
+BUDGETS = {"steady": BUDGET, "careful": 300, "bold": 100}
 MAX_DEPTH = 4
 
 
@@ -94,11 +98,13 @@ class Searcher:
 
 
 class XiangqiBot:
-    """The steady seat's decider on a seat's view (``style`` is accepted for the contract; one style)."""
+    """A seat's decider on its view; ``style`` sets the node budget (``BUDGETS``) unless ``budget`` does."""
 
-    def __init__(self, style: str = "steady", budget: int = BUDGET) -> None:
+    def __init__(self, style: str = "steady", budget: int | None = None) -> None:
+        if style not in BUDGETS:
+            raise ValueError(f"unknown bot style {style!r}; choose from {', '.join(BUDGETS)}")
         self.style = style
-        self.budget = budget
+        self.budget = BUDGETS[style] if budget is None else budget
 
     def decide(self, view: SeatView) -> Action | None:
         if view.to_move != view.seat:
