@@ -226,4 +226,9 @@ def test_rulings_are_for_the_event_s_staff_and_bad_input_is_refused_with_a_code(
         got, answer = rule(api, {**body, **wrong})
         assert got == status and (code is None or answer["code"] == code), (wrong, answer)
     assert board().version == item.version and rulings() == []
+    # A device cannot rule: a ruling is no action of the game (a forged one is refused, nothing changes).
+    for forged in ("adjudicate", "ruling", "no_show"):
+        outcome = backend.send(item.devices[0], act(f"forged-{forged}", item.board, forged, r=1))
+        assert outcome["status"] == "rejected", outcome
+    assert board().version == item.version
     assert call(api, "POST", f"/events/{EVENT}/referee", body, caller=ALICE)[0] == 201  # the owner may
