@@ -274,6 +274,7 @@ def test_every_word_is_in_both_languages():
         "grade.": GRADES,
         "role.": ("owner", "organiser", "referee"),
         "board.": ("waiting", "playing", "ended", "stopped", "missing"),
+        "referee.decision.": ("upheld", "rejected"),
     }
     assert {k for k in asked if k.endswith(".")} == set(families)
     assert {f + v for f, values in families.items() for v in values} <= set(CATALOGUE[ZH])

@@ -124,7 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
             '{"kind": "artificial", "round", "table", "board", "artificial": [average_plus|average|'
             'average_minus|averaged, one a seat], "reason"}: a duplicate board\'s artificial scores (a board '
             "the table has not ended is ended unplayed, and the table goes on); "
-            '{"kind": "reseat", "player", "table", "seat", "reason"}: the player sits there from the next board',
+            '{"kind": "reseat", "player", "table", "seat", "reason"}: the player sits there from the next board; '
+            'a board game\'s board in play, bound to its "version": {"kind": "adjudicate", "table", "claim", '
+            '"decision": "upheld|rejected", "winner", "reason"}, {"kind": "correct_move", "table", "move", "data", '
+            '"reason"}, {"kind": "no_show", "player", "reason"} (docs/cli.md)',
         ),
     ):
         p = event_sub.add_parser(name, help=text)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckhand.competition.artificial import Artificial
+from deckhand.engines.registry import game
+from deckhand.errors import DeckhandError
 from deckhand.service.bodies import RefereeAction
 from pydantic import ValidationError
 
@@ -33,6 +35,10 @@ SLUGS = {
     "artificial": "artificial",
     "reseat": "reseat",
     "takeover": "serve_deal",
+    "claim": "adjudicate",
+    "correct": "correct_move",
+    "absent": "no_show",
+    "resume": "resume",
 }
 KIND_SLUG = {kind: slug for slug, kind in SLUGS.items()}
 # What each kind names besides its reason.
@@ -47,11 +53,20 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "artificial": ("table", "board", "artificial"),
     "reseat": ("player", "table", "seat"),
     "serve_deal": ("table",),
+    "adjudicate": ("table", "board", "version", "claim", "decision", "winner"),
+    "correct_move": ("table", "board", "version", "move", "data"),
+    "no_show": ("player", "version"),
+    "resume": ("table", "board", "version"),
 }
 MATCH_ONLY = frozenset({"foul", "forfeit", "disqualify", "serve_deal"})  # a game of pairs' penalties
 # A board compared across tables; a seat changed within a round (a match's pairs keep theirs: the API
 # refuses a match's re-seat, not_for_matches).
 DUPLICATE_ONLY = frozenset({"adjust", "artificial", "reseat"})
+# A board game's board in play (a match of individuals, one board a game): the referee's rulings, and
+# the resume of a board its electronic board stopped (the pieces put back).
+BOARD_GAME_ONLY = frozenset({"adjudicate", "correct_move", "no_show", "resume"})
+DECISIONS = ("upheld", "rejected")
+DRAW = "draw"  # an upheld claim's choice for no winner (null in the body)
 ARTIFICIAL_KINDS = tuple(a.value for a in Artificial)
 AI_SEAT = "ai"  # an artificial form's choice for a seat the AI plays (null in the body)
 
@@ -59,7 +74,17 @@ AI_SEAT = "ai"  # an artificial form's choice for a seat the AI plays (null in t
 def kinds_of(event: dict[str, Any]) -> list[str]:
     """The kinds the event's rules allow, in the forms' order."""
     skip = DUPLICATE_ONLY if event.get("match") is not None else MATCH_ONLY
+    if event.get("match") is None or not _board_game(event.get("ruleset")):
+        skip = skip | BOARD_GAME_ONLY
     return [k for k in SLUGS.values() if k not in skip]
+
+
+def _board_game(ruleset: Any) -> bool:
+    """A game of two players a board, moved in turn (its spec has a position): its boards take rulings."""
+    try:
+        return game(str(ruleset)).position is not None
+    except DeckhandError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -73,6 +98,7 @@ class Choices:
     players: list[tuple[str, str]]  # (id, name), seated in the round, in name order
     board_status: dict[tuple[str, str], str]  # (table, board) → status
     seat_of: dict[str, tuple[str, int]]  # player → (table, seat)
+    versions: dict[tuple[str, str], int] | None = None  # (table, board in play) → its version
 
     @property
     def all_boards(self) -> list[str]:
@@ -87,7 +113,7 @@ class Choices:
 def choices(status: dict[str, Any] | None) -> Choices:
     if not status:
         return Choices(None, [], {}, {}, [], {}, {})
-    tables, boards, seats, status_of, seat_of = [], {}, {}, {}, {}
+    tables, boards, seats, status_of, seat_of, versions = [], {}, {}, {}, {}, {}
     players: dict[str, str] = {}
     for t in status.get("tables") or []:
         tables.append(t["table"])
@@ -95,12 +121,14 @@ def choices(status: dict[str, Any] | None) -> Choices:
         seats[t["table"]] = len(t.get("players") or [])
         for b in t.get("boards") or []:
             status_of[(t["table"], b["board"])] = b.get("status", "")
+            if "version" in b:
+                versions[(t["table"], b["board"])] = int(b["version"])
         for p in t.get("players") or []:
             if p.get("player"):
                 players[p["player"]] = p.get("name") or p["player"]
                 seat_of[p["player"]] = (t["table"], p["seat"])
     ordered = sorted(players.items(), key=lambda p: (p[1], p[0]))
-    return Choices(status.get("round"), tables, boards, seats, ordered, status_of, seat_of)
+    return Choices(status.get("round"), tables, boards, seats, ordered, status_of, seat_of, versions)
 
 
 def body_of(kind: str, form: dict[str, str], offered: Choices) -> dict[str, Any]:
@@ -123,7 +151,7 @@ def body_of(kind: str, form: dict[str, str], offered: Choices) -> dict[str, Any]
         if table not in offered.tables:
             raise FormError(f"table: {table!r} is not a table of this round")
         body["table"] = table
-        if kind in ("adjust", "artificial"):
+        if kind in ("adjust", "artificial", "adjudicate", "correct_move", "resume"):
             body["round"] = offered.round
             board = form.get("board", "")
             if board not in offered.boards.get(table, []):
@@ -143,6 +171,8 @@ def body_of(kind: str, form: dict[str, str], offered: Choices) -> dict[str, Any]
             raise FormError(f"seat: table {body['table']} has seats 1 to {seats}")
         if offered.round is not None:
             body["round"] = offered.round
+    if kind in BOARD_GAME_ONLY:
+        body.update(_ruling(kind, form, body, offered))
     try:
         RefereeAction.model_validate(body)
     except ValidationError as error:
@@ -150,6 +180,56 @@ def body_of(kind: str, form: dict[str, str], offered: Choices) -> dict[str, Any]
         where = ".".join(str(x) for x in first.get("loc", ())) or "body"
         raise FormError(f"{where}: {first.get('msg', 'not valid')}") from None
     return body
+
+
+def _ruling(kind: str, form: dict[str, str], body: dict[str, Any], offered: Choices) -> dict[str, Any]:
+    """A ruling's fields: the board's version (as the form names it, or the board's in play now, so
+    the confirm is bound to what the preview showed), the claim and decision, the corrected move."""
+    out: dict[str, Any] = {}
+    table, board = body.get("table", ""), body.get("board", "")
+    if kind == "no_show":
+        table = offered.seat_of.get(body.get("player", ""), ("", 0))[0]
+        board = next((b for (t, b) in (offered.versions or {}) if t == table), "")
+    given = form.get("version", "").strip()
+    if given:
+        out["version"] = _number(given, "version")
+    elif (table, board) in (offered.versions or {}):
+        out["version"] = (offered.versions or {})[(table, board)]
+    else:
+        raise FormError(f"version: board {board or '-'} at table {table or '-'} is not in play")
+    if kind == "adjudicate":
+        out["claim"] = form.get("claim", "").strip()
+        decision = form.get("decision", "")
+        if decision not in DECISIONS:
+            raise FormError("decision: upheld or rejected")
+        out["decision"] = decision
+        winner = form.get("winner", DRAW)
+        if decision == "upheld" and winner != DRAW:
+            out["winner"] = _number(winner, "winner")
+    if kind == "correct_move":
+        out["move"] = _number(form.get("move", ""), "move")
+        out["data"] = move_data(form.get("data", ""))
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def move_data(text: str) -> dict[str, str]:
+    """A corrected move as the referee types it: ``b2-e2`` (from, to), ``H8`` (a point) or the
+    device's own JSON object."""
+    value = text.strip()
+    if value.startswith("{"):
+        try:
+            data = json.loads(value)
+        except ValueError:
+            raise FormError("data: not a JSON object") from None
+        if not isinstance(data, dict):
+            raise FormError("data: not a JSON object")
+        return {str(k): str(v) for k, v in data.items()}
+    if "-" in value:
+        frm, _, to = value.partition("-")
+        return {"from": frm.strip(), "to": to.strip()}
+    if not value:
+        raise FormError("data: the corrected move, like b2-e2 or H8")
+    return {"point": value}
 
 
 def _number(text: str, field: str) -> int:
@@ -180,6 +260,18 @@ def described(body: dict[str, Any], offered: Choices, w: Words, match: bool) -> 
         lines.append(w("referee.does.seat", seat=body["seat"] + 1))
         if now is not None:
             lines.append(w("referee.does.swap", table=now[0], seat=now[1] + 1))
+    if kind == "adjudicate":
+        upheld = body["decision"] == "upheld"
+        lines.append(w(f"referee.does.{body['decision']}", claim=body["claim"]))
+        if upheld:
+            winner = body.get("winner")
+            lines.append(
+                w("referee.does.draw") if winner is None else w("referee.does.winner", seat=winner + 1)
+            )
+    if kind == "correct_move":
+        lines.append(w("referee.does.replay", move=body["move"], data=request_text(body["data"])))
+    if kind in BOARD_GAME_ONLY:
+        lines.append(w("referee.does.version", version=body["version"]))
     lines.append(w("referee.does.audit"))
     return lines
 

@@ -83,7 +83,7 @@ class Desk:
             kind=kind, slug=referee.KIND_SLUG[kind], title=label(w, kind), wants=referee.FIELDS[kind],
             offered=referee.choices(self.round()), fields=fields, intro=w(f"referee.intro.{kind}"),
             artificial_kinds=[(a, w(f"referee.artificial.{a}")) for a in referee.ARTIFICIAL_KINDS],
-            ai_seat=referee.AI_SEAT, **more,
+            ai_seat=referee.AI_SEAT, decisions=referee.DECISIONS, draw=referee.DRAW, **more,
         )  # fmt: skip
 
     def calls(self, status: int, **more: Any) -> Reply:
@@ -128,6 +128,8 @@ def post(desk: Desk, page: str, form: dict[str, str]) -> Reply:
         body = referee.body_of(kind, fields, offered)
     except FormError as error:
         return desk.form(400, kind, fields, error=str(error))
+    if "version" in body:  # the board's version the preview showed: the confirm is bound to it
+        fields["version"] = str(body["version"])
     named = {"kind": kind, "slug": referee.KIND_SLUG[kind], "title": label(desk.words, kind)}
     if page == "referee/preview":
         lines = referee.described(body, offered, desk.words, desk.event.get("match") is not None)

@@ -244,6 +244,9 @@ class RefereeAction(Body):
             "withdraw",
             "serve_deal",
             "resume",
+            "adjudicate",
+            "correct_move",
+            "no_show",
         ],
         Field(
             description="A match event's penalties apply to the player's board in play (foul, forfeit and "
@@ -257,7 +260,13 @@ class RefereeAction(Body):
             "serve_deal: the table's dealing table failed during a paced deal, the server gives out the "
             "rest of its cards and deals the rest of the match; resume: the board its electronic board "
             "stopped (an illegal move sensed) goes on, the pieces put back, its clocks moved on by the stop "
-            "(names the table, the board's version, and the board outside a match)."
+            "(names the table, the board's version, and the board outside a match). "
+            "A board game's board in play (each bound "
+            "to the board's `version`, as the round's status gives it): adjudicate decides a `claim` "
+            "(upheld: the game ends, won by `winner`, null a draw; rejected: nothing changes); "
+            "correct_move replaces the board's `move`-th move with `data` and replays the game from its "
+            "start, refused if the corrected line is not legal; no_show: the `player` who did not "
+            "appear loses the game in play by forfeit, and the match."
         ),
     ]
     player: Annotated[str | None, Field(pattern=ID)] = None
@@ -265,12 +274,6 @@ class RefereeAction(Body):
     table: Annotated[str | None, Field(pattern=ID)] = None
     board: Annotated[str | None, Field(pattern=ID)] = None
     seat: Annotated[int | None, Field(ge=0, le=3, description="reseat: the seat the player takes.")] = None
-    version: Annotated[
-        int | None,
-        Field(
-            ge=0, le=DYNAMODB_MAX, description="resume: the board's version, as the round's status gives it."
-        ),
-    ] = None
     scores: Annotated[list[Score] | None, Field(min_length=2, max_length=4)] = None
     artificial: Annotated[
         list[Annotated[Artificial, Strict(False)] | None] | None,  # the kind's name, as JSON has it
@@ -280,6 +283,43 @@ class RefereeAction(Body):
             description="artificial: one kind a seat, in seat order (null for an AI seat): average_plus "
             "(60 % of the board's top), average (50 %), average_minus (40 %), averaged (the seat's own "
             "mean MP% over its other boards of the round).",
+        ),
+    ] = None
+    version: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            le=DYNAMODB_MAX,
+            description="resume, adjudicate, correct_move, no_show: the board's version, as the round's "
+            "status gives it.",
+        ),
+    ] = None
+    claim: Annotated[
+        str | None,
+        Field(
+            pattern=r"^[a-z_]{1,32}$",
+            description="adjudicate: the claim by the game's word (forbidden, perpetual_check, "
+            "perpetual_chase, other; forfeit).",
+        ),
+    ] = None
+    decision: Literal["upheld", "rejected"] | None = None
+    winner: Annotated[
+        int | None, Field(ge=0, le=1, description="adjudicate upheld: the seat that wins (null: a draw).")
+    ] = None
+    move: Annotated[
+        int | None, Field(ge=1, le=10_000, description="correct_move: the move's number, 1 first.")
+    ] = None
+    data: Annotated[
+        dict[
+            Annotated[str, Field(pattern=r"^[a-z]{1,8}$")],
+            Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$")],
+        ]
+        | None,
+        Field(
+            min_length=1,
+            max_length=4,
+            description='correct_move: the move as a device sends it, like {"from": "h2", "to": "e2"} or '
+            '{"point": "H8"}.',
         ),
     ] = None
     reason: Annotated[Text, Field(min_length=1, max_length=500)]

@@ -302,6 +302,9 @@ class CheckersBoard(GameBoard):
     def _verdict(self, verdict: Verdict) -> None:
         self._end(NOBODY if verdict.winner is None else verdict.winner, verdict.why)
 
+    def _ruled(self, winner: int | None, why: str) -> None:
+        self._end(NOBODY if winner is None else winner, why)
+
     def _end(self, winner: int, why: str) -> None:
         self.phase = END
         self.winner = winner

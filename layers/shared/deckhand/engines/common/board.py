@@ -11,6 +11,10 @@ from .state import StoredBoard, check_seat
 
 END = "end"
 
+# The claims a referee may uphold on any two-player board game, besides a game's own ``claims``: a
+# player who does not appear (``forfeit``) and a claim the rules leave to the referee (``other``).
+COMMON_CLAIMS = ("forfeit", "other")
+
 
 class SeatViewJson(Protocol):
     """A game's typed seat view: what its bot decides from, sent to the seat's device as JSON."""
@@ -24,6 +28,23 @@ class GameBoard(StoredBoard):
 
     seats: int  # set by each game's board class
     phase: str
+    claims: tuple[str, ...] = ()  # the game's own claims a referee may uphold (RULES.md), by name
+
+    def adjudicate(self, claim: str, winner: int | None) -> None:
+        """A referee upholds ``claim``: the game ends, won by seat ``winner`` (None: drawn), its
+        ``why`` the claim. Rejected (nothing changed) for a claim the game does not know, a seat that
+        is none, or a board that is over."""
+        self._check_open()
+        if claim not in (*COMMON_CLAIMS, *self.claims):
+            known = ", ".join((*COMMON_CLAIMS, *self.claims))
+            raise Rejected("unknown_claim", f"{self.name} knows the claims {known}; not {claim!r}")
+        if winner is not None:
+            self._check_action_seat(winner)
+        self._ruled(winner, claim)
+
+    def _ruled(self, winner: int | None, why: str) -> None:
+        """End the game as a referee ruled: each game that takes rulings says how."""
+        raise Rejected("no_rulings", f"a {self.name} board takes no referee's ruling")
 
     @property
     def finished(self) -> bool:

@@ -128,6 +128,7 @@ class GomokuBoard(GameBoard):
     ruleset = RULESET
     name = "Gomoku"
     seats = SEATS
+    claims = (FORBIDDEN,)  # White's pointing out of a forbidden black stone, as the referee rules it
 
     def __init__(self, options: Options | None = None) -> None:
         self.options = options or Options()
@@ -301,6 +302,23 @@ class GomokuBoard(GameBoard):
             self.claimable = shape  # stands unless White points it out before its next stone
         elif self.stones.full:
             self._end(NOBODY, FULL)
+
+    def _ruled(self, winner: int | None, why: str) -> None:
+        if why == FORBIDDEN:
+            # Upheld only as White's own claim would be: before White's next stone, for White (004);
+            # once White has placed it the forbidden stone stands for good.
+            if self.claimable is None:
+                raise Rejected(
+                    "claim_too_late",
+                    "Black's last stone made no forbidden shape, or White has placed a stone since: "
+                    "the move stands",
+                )
+            if winner != WHITE_SEAT:
+                raise Rejected(
+                    "bad_winner", f"an upheld forbidden-move claim wins for White (seat {WHITE_SEAT})"
+                )
+            why = CLAIMED
+        self._end(NOBODY if winner is None else winner, why)
 
     def _end(self, winner: int, why: str) -> None:
         self.phase = END

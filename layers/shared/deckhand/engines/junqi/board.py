@@ -401,6 +401,9 @@ class JunqiBoard(GameBoard):
         elif not has_move(self.cells, self.turn):
             self._end(seat if has_move(self.cells, seat) else NOBODY, NO_MOVES)
 
+    def _ruled(self, winner: int | None, why: str) -> None:
+        self._end(NOBODY if winner is None else winner, why)
+
     def _end(self, winner: int, why: str) -> None:
         self.phase = END
         self.winner = winner

@@ -169,6 +169,7 @@ class XiangqiBoard(GameBoard):
     ruleset = "xiangqi-2004"
     name = "Xiangqi"
     seats = 2
+    claims = ("perpetual_check", "perpetual_chase")  # 长将, 长捉: the referee rules who loses
 
     def __init__(
         self,
@@ -314,6 +315,9 @@ class XiangqiBoard(GameBoard):
         if over is not None:
             side, why = over
             self._finish(None if side is None else 0 if side == RED else 1, why)
+
+    def _ruled(self, winner: int | None, why: str) -> None:
+        self._finish(winner, why)
 
     def _finish(self, winner: int | None, why: str) -> None:
         self.end = (winner, why)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engines.common.cards import format_cards, parse_cards
-from ...engines.contract import Action, Board, DealtInSteps
+from ...engines.contract import Action, Board, DealtInSteps, Rejected
 from ...engines.registry import Game, game
 from ..storage.models import BoardStateItem
 
@@ -22,6 +22,11 @@ CLOCKS_STOPPED = "clocks_stopped"
 # ``{"s": -1, "t": "unplayed", "by": the referee, "at": when}``; its result is marked ``not_played``.
 UNPLAYED = "unplayed"
 
+# A referee's upheld claim that ended the game (service/refereeing/board_rulings.py): ``{"s": -1,
+# "t": "ruling", "d": {"claim": …, "winner": seat or None}, "by": the referee, "at": when, "rid": its id}``;
+# replay applies it as the engine's ``adjudicate``.
+RULING = "ruling"
+
 DEALT = "dealt"  # a dealing table's report of the cards it read
 REDEAL = "redeal"  # the board dealt again (a game that redeals when every seat passes): ``n`` its number
 CALL = "call"  # the platform's action in every game: a handset calls the referee to its table
@@ -36,7 +41,9 @@ RESUMED = "resumed"
 # Log entries that are not the engine's actions — replay skips them (a deal step excepted: replay gives
 # the cards out again at the same points). Every other view of the log (the audit, the play record)
 # starts from this one classification and says what it keeps of it.
-NOT_ACTIONS = frozenset({DEALT, REDEAL, CALL, STEP, SERVE_DEAL, CLOCKS_STOPPED, UNPLAYED, POSITION, RESUMED})
+NOT_ACTIONS = frozenset(
+    {DEALT, REDEAL, CALL, STEP, SERVE_DEAL, CLOCKS_STOPPED, UNPLAYED, POSITION, RESUMED, RULING}
+)
 
 
 def log_entry(g: Game, action: Action, at: int, msg: str = "") -> dict[str, Any]:
@@ -77,6 +84,15 @@ def find_logged(item: BoardStateItem, thing: str, msg: str) -> dict[str, Any] | 
     return None
 
 
+def adjudicate(board: Board, claim: str, winner: int | None) -> None:
+    """A referee's ruling applied to the board: the engine's ``adjudicate`` (a board game's), or
+    refused for a game whose boards take none."""
+    rule = getattr(board, "adjudicate", None)
+    if rule is None:
+        raise Rejected("no_rulings", "this game's boards take no referee's ruling")
+    rule(claim, winner)
+
+
 def replay(item: BoardStateItem, order: list[int]) -> Board:
     """Rebuild a board from its dealt card order and its log alone (audit): it must equal the stored one."""
     g = game(item.ruleset)
@@ -85,6 +101,9 @@ def replay(item: BoardStateItem, order: list[int]) -> Board:
     for entry in item.log:
         if entry["t"] == STEP and isinstance(board, DealtInSteps):
             board.deal_step(entry["n"])
+            continue
+        if entry["t"] == RULING:
+            adjudicate(board, entry["d"]["claim"], entry["d"]["winner"])
             continue
         if entry["t"] in NOT_ACTIONS:
             continue

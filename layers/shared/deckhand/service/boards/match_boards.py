@@ -364,6 +364,21 @@ def _save_game_ended(
     ended_by = str(ended.get("why") or "played")
     games = [*match.games, head_to_head.game_entry(points, first, ended_by, item.board)]
     rule = head_to_head.MatchOfGames(int(match.rules["max_games"]), bool(match.rules.get("draws")))
+    if ended_by == "forfeit":
+        # A player who did not appear (the referee's no-show) loses the match: its later games are
+        # forfeits too, each with the colours the rules give it, until the match is decided.
+        lost = list(games[-1]["mp"])  # side by side
+        while not rule.decided(games):
+            n = len(games) + 1
+            games.append(
+                {
+                    "mp": lost,
+                    "lp": list(lost),
+                    "first": first_mover(match, g, salt, n) or 0,
+                    "ended_by": ended_by,
+                    "boards": [],
+                }  # fmt: skip
+            )
     kept = kept_items(item.event_id, item, ended)
     with transaction() as tx:
         for choice in kept:

@@ -12,7 +12,7 @@ from ..infra.clock import now_ms
 from ..storage.keys import deal_sk, event_pk
 from ..storage.models import BoardStateItem, DealItem
 from .clocks import clock_action, clock_due, dealing, next_card_at
-from .log import REDEAL, STEP, log_entry
+from .log import REDEAL, RULING, STEP, adjudicate, log_entry, replay
 from .store import engine_of, load, result_of
 
 
@@ -105,6 +105,35 @@ def apply_referee(item: BoardStateItem, action: Action, by: str, penalty: str = 
     item.log = [*item.log, entry]
     _ask(item, g, board, before, now)
     _run_ai(item, g, board, now)
+    _finish(item, board)
+
+
+def apply_ruling(item: BoardStateItem, claim: str, winner: int | None, by: str, rid: str) -> None:
+    """A referee upheld ``claim``: the engine ends the game for ``winner`` (None: drawn), logged with
+    who ruled and the ruling's id (a retry finds it applied). Raises ``Rejected``."""
+    _, board = engine_of(item)
+    adjudicate(board, claim, winner)
+    entry = {
+        "s": -1,
+        "t": RULING,
+        "d": {"claim": claim, "winner": winner},
+        "by": by,
+        "at": now_ms(),
+        "rid": rid,
+    }
+    item.log = [*item.log, entry]
+    _finish(item, board)
+
+
+def replay_corrected(item: BoardStateItem, log: list[dict[str, Any]], order: list[int]) -> None:
+    """The board replayed from its deal along ``log`` (a referee's corrected move and every action
+    after it): the seats still asked keep their clocks. Raises ``Rejected`` or ``DeckhandError`` when
+    the line is not legal (the caller's item is then discarded)."""
+    g, was = engine_of(item)
+    before = set(was.pending())
+    item.log = log
+    board = replay(item, order)
+    _ask(item, g, board, before, now_ms())
     _finish(item, board)
 
 

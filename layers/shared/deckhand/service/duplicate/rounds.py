@@ -360,6 +360,7 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
                 board["not_played"] = True  # the referee ended it (artificial scores), for all to see
             if staff and item is not None and item.status == "playing" and item.state:
                 board["turn"] = sorted(board_store.engine_of(item)[1].pending())  # the seats asked now
+                board["version"] = item.version  # what a referee's ruling on the board is bound to
                 if item.deadline:
                     board["deadline"] = item.deadline  # ms: when the clock next acts for a seat
             calls = [{"seat": e["s"], "at": e["at"]} for e in item.log if e["t"] == CALL] if item else []

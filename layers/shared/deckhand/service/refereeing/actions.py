@@ -5,7 +5,8 @@ A warning or violation names a player of the event; an adjustment replaces one t
 one board, keeps them summing as the played ones did (zero: the duplicate games score zero-sum,
 RULES.md), and keeps the played scores next to it (``was``) for every export. An artificial score
 takes one table out of one board's comparison (competition/artificial.py), marked the same way; a
-re-seat moves a player of the round in play from the next board (service/refereeing/reseat.py).
+re-seat moves a player of the round in play from the next board (service/refereeing/reseat.py); a
+board game's rulings (a claim, a corrected move, a no-show) are service/refereeing/board_rulings.py's.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..infra.runtime import Runtime
 from ..organiser.events import NotFound, event_id_of
 from ..storage.keys import AUDIT_PREFIX, audit_sk, event_pk, player_sk, result_sk, team_of
 from ..storage.models import AuditItem, EventItem, PlayerItem, ResultItem, TeamItem
-from . import artificial_scores, board_resume, deal_takeover, match_penalties, reseat
+from . import artificial_scores, board_resume, board_rulings, deal_takeover, match_penalties, reseat
 
 
 def record(
@@ -40,6 +41,8 @@ def record(
     request's idempotency key, so a retry of a penalty that failed half-way applies it once."""
     event_id = event_id_of(event)
     kind = action["kind"]
+    if kind in board_rulings.KINDS:  # a board game's board: its own idempotency, its own audit entry
+        return board_rulings.rule(rt, event, action, by=by, request=request)
     applied: dict[str, Any] = {}
     token = secrets.token_hex(4)
     at = now_ms()
