@@ -63,13 +63,14 @@ def port_free(port):
         return True
 
 
-def test_a_venue_killed_with_sigkill_restarts_with_all_its_data(tmp_path, monkeypatch):
+def test_a_venue_killed_with_sigkill_restarts_with_all_its_data(tmp_path, tmp_path_factory, monkeypatch):
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "someone")  # a signed request, not the venue's token
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "else")
     proc, ports = start_venue(tmp_path)
     try:
         api = ApiClient(state_dir=tmp_path)
         assert api.request("POST", "/events", EVENT)["event_id"] == "kept"
+        a_second_venue_is_refused(tmp_path, ports, tmp_path_factory.mktemp("second"))
         with pytest.raises(ApiError) as unauthorised:
             ApiClient(api.api).request("GET", "/events/kept")  # no token, no SigV4 credentials for localhost
         assert unauthorised.value.status in (401, 403)
@@ -98,39 +99,26 @@ def test_a_venue_killed_with_sigkill_restarts_with_all_its_data(tmp_path, monkey
         stop_venue(proc)
 
 
-def test_a_second_venue_on_a_folder_or_port_in_use_refuses_and_changes_nothing(tmp_path):
-    proc, ports = start_venue(tmp_path / "first")
-    try:
-        ApiClient(state_dir=tmp_path / "first").request("POST", "/events", EVENT)
-        same_folder = subprocess.run(
-            [sys.executable, "-m", "deckhand_local.cli.main", "venue", "--state", str(tmp_path / "first")],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert same_folder.returncode == 2 and "already running from" in same_folder.stderr
-        same_port = subprocess.run(
-            [
-                *(
-                    sys.executable,
-                    "-m",
-                    "deckhand_local.cli.main",
-                    "venue",
-                    "--state",
-                    str(tmp_path / "second"),
-                ),
-                *("--dynamodb-port", str(ports[0]), "--mqtt-port", str(free_port()), "--http-port", "0"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert (
-            same_port.returncode == 2
-            and f"port {ports[0]} on 127.0.0.1 is already in use" in same_port.stderr
-        )
-        assert "Traceback" not in same_folder.stderr + same_port.stderr
-        time.sleep(0.1)
-        assert ApiClient(state_dir=tmp_path / "first").request("GET", "/events/kept")["name"] == "Kept"
-    finally:
-        stop_venue(proc)
+def a_second_venue_is_refused(state, ports, elsewhere):
+    """A second venue on the running venue's folder, or on one of its ports, refuses with a clear
+    message and changes nothing (checked on the running venue a test has started anyway)."""
+    same_folder = subprocess.run(
+        [sys.executable, "-m", "deckhand_local.cli.main", "venue", "--state", str(state)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert same_folder.returncode == 2 and "already running from" in same_folder.stderr
+    same_port = subprocess.run(
+        [
+            *(sys.executable, "-m", "deckhand_local.cli.main", "venue", "--state", str(elsewhere)),
+            *("--dynamodb-port", str(ports[0]), "--mqtt-port", str(free_port()), "--http-port", "0"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert same_port.returncode == 2 and f"port {ports[0]} on 127.0.0.1 is already in use" in same_port.stderr
+    assert "Traceback" not in same_folder.stderr + same_port.stderr
+    time.sleep(0.1)
+    assert ApiClient(state_dir=state).request("GET", "/events/kept")["name"] == "Kept"

@@ -21,7 +21,7 @@ from moto import mock_aws
 
 setup_moto_env()
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", examples(300)))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", examples(200)))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,

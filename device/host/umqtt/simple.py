@@ -147,6 +147,14 @@ class MQTTClient:
     def ping(self) -> None:
         self._loop(0.0)
 
+    def socket(self) -> Any:
+        """The link's socket, for a host process stepping many devices to wait on its messages (None:
+        no link, or something still to send: the next ``check_msg`` should come at once)."""
+        client = self._client
+        if client is None or self._dead or client.want_write():
+            return None
+        return client.socket()
+
     def disconnect(self) -> None:
         if self._client is not None and not self._dead:
             self._client.disconnect()
