@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from deckhand.service.boards import log as board_log
 from deckhand.service.boards import store as board_store
 from deckhand.service.boards.round_boards import list_matches
 from deckhand.service.infra.clock import set_clock
+from deckhand.service.refereeing.replay_audit import audit_event
 from deckhand_local.venue.api_client import ApiClient
 from deckhand_local.venue.lambdas import call
 from deckhand_local.venue.lockstep import SimulatedClock
@@ -145,11 +147,14 @@ class Table:
             self.seated[board] = list(self.item(board).players)
         return self.seated[board]
 
-    def pump(self, until: Callable[[], bool], what: str, timeout: float = 30) -> None:
-        """Step the handsets and let the venue work until ``until()`` holds."""
+    def pump(self, until: Callable[[], bool], what: str, timeout: float = 30, step: bool = True) -> None:
+        """Step the handsets and let the venue work until ``until()`` holds (``step``: else only look)."""
         deadline = time.monotonic() + timeout
         while not until():
             assert time.monotonic() < deadline, f"not reached in time: {what}"
+            if not step:
+                time.sleep(0.001)
+                continue
             for h in self.handsets:
                 h.step()
             self.venue.idle(timeout=0.5)
@@ -238,12 +243,12 @@ class Table:
             item = self.item(b)
             _, board = board_store.engine_of(item)
             result = board.result()
-            winner = result["winner"]
+            won = [s for s, score in enumerate(result["scores"]) if score > 0]
             moves = [e.get("d") for e in item.log if e["t"] == "move"]
             out.append(
                 {
                     "players": list(item.players),
-                    "winner": None if winner is None else item.players[winner],
+                    "winner": item.players[won[0]] if won else None,
                     "why": result.get("why"),
                     "moves": moves,
                 }
@@ -383,3 +388,160 @@ def test_no_frame_to_either_junqi_seat_tells_an_opponent_rank(venue, clock):
 
         seats = {b: table.item(b).devices.index(thing) for b in table.matches()[0].boards}
         assert hidden_ranks_shown(table, h, seats.__getitem__) == []
+
+
+# -- Xiangqi: faults change nothing ------------------------------------------------------------------
+
+XIANGQI_RESIGN_AT = 4  # P2 moves at three turns of a game and resigns at its fourth: P1 wins 2–0
+
+
+def xiangqi_player(table: Table) -> Decide:
+    """Each player's move picked among the legal ones by the number of moves played (the same position
+    gets the same move, with or without faults; the search bot would cost most of the test's time)."""
+
+    def decide(player: str, view: dict[str, Any], h: Handset) -> Action | None:
+        b = h.app.message["b"]
+        if player == "P2" and table.turns.get((b, player), 0) + 1 >= XIANGQI_RESIGN_AT:
+            return Action(view["seat"], "resign")
+        item = table.item(b)
+        _, board = board_store.engine_of(item)
+        moves = [a for a in board.legal_actions(view["seat"]) if a.kind == "move"]
+        return moves[7 * sum(1 for e in item.log if e["t"] == "move") % len(moves)]
+
+    return decide
+
+
+@pytest.fixture(scope="module")
+def clean_xiangqi(venue):
+    """The match without faults."""
+    venue, state = venue
+    table = Table(venue, state, "bgxq", "xiangqi", lambda *_: None)
+    table.decide = xiangqi_player(table)
+    table.register()
+    table.play()
+    return table.games()
+
+
+class Faults:
+    """The faults of the match, by each game's press (1 first): a move racing the clock's warning
+    (``RACES``), a handset power-cycled right after it pressed (``REBOOT``), and every other press
+    delivered twice as a QoS 1 redelivery would."""
+
+    # The sweep set going as the move is pressed, and the move reaching the bridge as the sweep starts.
+    RACES = {("1", 2): "sweep", ("2", 5): "move"}
+    REBOOT = ("1", 5)
+
+    def __init__(self, table: Table, clock: SimulatedClock) -> None:
+        self.table, self.clock = table, clock
+        self.presses: dict[str, int] = {}
+        self.injected = {"races": 0, "reboots": 0, "duplicates": 0}
+        self.raced: list[tuple[str, int, str]] = []  # (board, seat, the move's message id)
+        self.rebooted: Handset | None = None
+        self.retired: list[Handset] = []  # the firmware before its power cycle, with what it received
+
+    def __call__(self, h: Handset, message: dict[str, Any], action: Action) -> None:
+        b = message["b"]
+        self.presses[b] = self.presses.get(b, 0) + 1
+        press = (b, self.presses[b])
+        if press in self.RACES:
+            self.race(h, message, action)
+        elif press == self.REBOOT:
+            h.press(action)
+            self.power_cycle(h)
+        else:
+            h.press(action)
+            if self.presses[b] % 2 and h.redeliver():
+                self.injected["duplicates"] += 1
+
+    def race(self, h: Handset, message: dict[str, Any], action: Action) -> None:
+        """The clock at the move's time limit exactly: the timers' sweep gives the warning while the
+        move goes through the broker and the bridge — two threads of the venue at once."""
+        venue = self.table.venue
+        item = self.table.item(message["b"])
+        self.clock.ms = item.deadline
+        go = threading.Event()
+
+        def sweep() -> None:
+            go.wait()
+            call(venue.handlers["timers"], "timers", {"source": "local.schedule"})
+
+        sweeper = threading.Thread(target=sweep)
+        sweeper.start()
+        if self.RACES[(message["b"], self.presses[message["b"]])] == "sweep":
+            go.set()
+            h.press(action)
+        else:
+            received = venue.bridge.received
+            h.press(action)
+            self.table.pump(lambda: venue.bridge.received > received, "the move at the bridge", step=False)
+            go.set()
+        sweeper.join()
+        self.injected["races"] += 1
+        self.raced.append((message["b"], message["s"], h.conn.queue.pending()[-1]["msg"]))
+        self.table.settle()
+        self.views_agree(message["b"])
+
+    def views_agree(self, b: str) -> None:
+        """Both handsets show the board's stored version, with the warnings the engine counts."""
+        item = self.table.item(b)
+        _, board = board_store.engine_of(item)
+        for h in self.table.handsets:
+            assert h.last_view == (b, item.version)
+            seat_view = self.table.venue.sent.seat_view(h.thing, h.app.message)
+            assert seat_view["warnings"] == list(board.warnings)
+        screens = [[line for line in h.app.message["l"] if "warning" in line] for h in self.table.handsets]
+        assert screens[0] == screens[1] == ([] if not any(board.warnings) else screens[0]) and (
+            any(board.warnings) == bool(screens[0])
+        )
+
+    def power_cycle(self, h: Handset) -> None:
+        """The handset's process killed right after it pressed (its link dies without a goodbye) and
+        started again from its flash: a new firmware on the same state folder, which says hello."""
+        assert h.conn.client is not None
+        h.conn.client.drop()
+        self.retired.append(h)
+        again = Handset(h.thing, self.table.venue, h.state)
+        self.table.handsets[self.table.handsets.index(h)] = again
+        self.rebooted = again
+        self.injected["reboots"] += 1
+
+
+def test_faults_on_a_xiangqi_match_change_nothing(venue, clock, clean_xiangqi):
+    """A handset power-cycled mid-game (killed right after it pressed: it says hello, gets its screen
+    back, resends its move and plays on), every other move delivered twice (applied once: the server
+    answers the copy as a duplicate), and twice a move racing the clock's warning from the timers' sweep
+    (one order applied — the warning then the move, or the move alone — nothing doubled, both handsets
+    showing the board's last version with the engine's warnings): the match ends exactly as without the
+    faults, and every game's log replays through the engine to its stored state and result."""
+    venue, state = venue
+    table = Table(venue, state, "bgxf", "xiangqi", lambda *_: None)
+    table.decide = xiangqi_player(table)
+    table.register()
+    faults = Faults(table, clock)
+    table.play(on_press=faults)
+    assert faults.injected["races"] == 2 and faults.injected["reboots"] == 1
+    assert faults.injected["duplicates"] >= 4
+    games = table.games()
+    assert games == clean_xiangqi
+    assert [g["winner"] for g in games] == ["P1", "P1"] and all(g["why"] == "resignation" for g in games)
+    audit = audit_event(table.event)
+    assert audit["boards"] == 2 and audit["device_actions"] > 0
+    assert audit["doubled"] == audit["replay_mismatches"] == audit["results_missing"] == 0
+    # Every copy was answered as one, and nothing was refused.
+    received = [m for h in [*table.handsets, *faults.retired] for m in h.messages()]
+    answers = [m for m in received if m.get("t") in ("ack", "reject")]
+    assert not [m for m in answers if m["t"] == "reject"]
+    assert sum(1 for m in answers if m.get("dup")) >= faults.injected["duplicates"] - 1
+    # The rebooted handset said hello, got its screen back and played on.
+    rebooted = faults.rebooted
+    assert rebooted is not None
+    views = [m for m in rebooted.messages() if m.get("t") == "view"]
+    assert views and views[0]["b"] == "1" and views[-1]["st"] == "ended"
+    # Each race: its move once in the log, after at most one warning of its seat, and none after it.
+    for b, seat, msg in faults.raced:
+        log = table.item(b).log
+        (at,) = [i for i, e in enumerate(log) if e.get("m") == msg]
+        before = [e["t"] for e in log[:at]]
+        assert log[at]["t"] == "move" and log[at]["s"] == seat
+        assert before[-1] == "move" or (before[-1] == "overtime" and before[-2] == "move"), before[-3:]
+        assert at + 1 == len(log) or log[at + 1]["t"] != "overtime"  # no stale warning after it
