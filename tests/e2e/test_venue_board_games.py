@@ -406,6 +406,7 @@ def xiangqi_player(table: Table) -> Decide:
         item = table.item(b)
         _, board = board_store.engine_of(item)
         moves = [a for a in board.legal_actions(view["seat"]) if a.kind == "move"]
+        assert moves, ("the seat asked has no move in the stored game", view["seat"], item.log[-3:])
         return moves[7 * sum(1 for e in item.log if e["t"] == "move") % len(moves)]
 
     return decide
@@ -424,19 +425,21 @@ def clean_xiangqi(venue):
 
 class Faults:
     """The faults of the match, by each game's press (1 first): a move racing the clock's warning
-    (``RACES``), a handset power-cycled right after it pressed (``REBOOT``), and every other press
-    delivered twice as a QoS 1 redelivery would."""
+    (``RACES``), a handset power-cycled right after it pressed, its move not yet answered
+    (``REBOOT``), and once its move was answered and shown (``REBOOT_SHOWN``: only its hello can
+    bring its screen back), and every other press delivered twice as a QoS 1 redelivery would."""
 
     # The sweep set going as the move is pressed, and the move reaching the bridge as the sweep starts.
     RACES = {("1", 2): "sweep", ("2", 5): "move"}
     REBOOT = ("1", 5)
+    REBOOT_SHOWN = ("2", 3)
 
     def __init__(self, table: Table, clock: SimulatedClock) -> None:
         self.table, self.clock = table, clock
         self.presses: dict[str, int] = {}
         self.injected = {"races": 0, "reboots": 0, "duplicates": 0}
         self.raced: list[tuple[str, int, str]] = []  # (board, seat, the move's message id)
-        self.rebooted: Handset | None = None
+        self.rebooted: list[Handset] = []
         self.retired: list[Handset] = []  # the firmware before its power cycle, with what it received
 
     def __call__(self, h: Handset, message: dict[str, Any], action: Action) -> None:
@@ -448,6 +451,14 @@ class Faults:
         elif press == self.REBOOT:
             h.press(action)
             self.power_cycle(h)
+        elif press == self.REBOOT_SHOWN:
+            h.press(action)
+            self.table.settle()
+            shown = h.app.message
+            again = self.power_cycle(h)
+            # Nobody acts meanwhile: the screen it gets back is its hello's answer.
+            self.table.pump(lambda: again.app.message is not None, "the screen back after the hello")
+            assert again.app.message == shown
         else:
             h.press(action)
             if self.presses[b] % 2 and h.redeliver():
@@ -494,7 +505,7 @@ class Faults:
             any(board.warnings) == bool(screens[0])
         )
 
-    def power_cycle(self, h: Handset) -> None:
+    def power_cycle(self, h: Handset) -> Handset:
         """The handset's process killed right after it pressed (its link dies without a goodbye) and
         started again from its flash: a new firmware on the same state folder, which says hello."""
         assert h.conn.client is not None
@@ -502,8 +513,9 @@ class Faults:
         self.retired.append(h)
         again = Handset(h.thing, self.table.venue, h.state)
         self.table.handsets[self.table.handsets.index(h)] = again
-        self.rebooted = again
+        self.rebooted.append(again)
         self.injected["reboots"] += 1
+        return again
 
 
 def test_faults_on_a_xiangqi_match_change_nothing(venue, clock, clean_xiangqi):
@@ -519,7 +531,7 @@ def test_faults_on_a_xiangqi_match_change_nothing(venue, clock, clean_xiangqi):
     table.register()
     faults = Faults(table, clock)
     table.play(on_press=faults)
-    assert faults.injected["races"] == 2 and faults.injected["reboots"] == 1
+    assert faults.injected["races"] == 2 and faults.injected["reboots"] == 2
     assert faults.injected["duplicates"] >= 4
     games = table.games()
     assert games == clean_xiangqi
@@ -532,11 +544,11 @@ def test_faults_on_a_xiangqi_match_change_nothing(venue, clock, clean_xiangqi):
     answers = [m for m in received if m.get("t") in ("ack", "reject")]
     assert not [m for m in answers if m["t"] == "reject"]
     assert sum(1 for m in answers if m.get("dup")) >= faults.injected["duplicates"] - 1
-    # The rebooted handset said hello, got its screen back and played on.
-    rebooted = faults.rebooted
-    assert rebooted is not None
-    views = [m for m in rebooted.messages() if m.get("t") == "view"]
-    assert views and views[0]["b"] == "1" and views[-1]["st"] == "ended"
+    # The rebooted handsets said hello, got their screens back and played on to the match's end.
+    for rebooted, b in zip(faults.rebooted, ("1", "2"), strict=True):
+        views = [m for m in rebooted.messages() if m.get("t") == "view"]
+        assert len(views) > 1 and views[0]["b"] == b  # its screen back, then the game went on
+    assert all(h.app.message["st"] == "ended" for h in table.handsets)
     # Each race: its move once in the log, after at most one warning of its seat, and none after it.
     for b, seat, msg in faults.raced:
         log = table.item(b).log
