@@ -382,6 +382,8 @@ def test_no_frame_to_either_junqi_seat_tells_an_opponent_rank(venue, clock):
     assert len(games) == 2 and all(g["winner"] == "P1" and g["why"] == "time" for g in games), games
     assert {g["players"][0] for g in games} == set(PLAYERS)  # the first move swapped in game 2
     assert all(len(g["moves"]) > 2 * JUNQI_IDLE_AFTER for g in games)
+    for b in table.matches()[0].boards:  # pieces met: the frames told battles' outcomes, never ranks
+        assert any(":" in ply for ply in board_store.engine_of(table.item(b))[1].log)
     for thing, h in zip(table.things, table.handsets, strict=True):
         views = [m for m in h.messages() if m.get("t") == "view"]
         assert len({m["b"] for m in views}) == 2 and views[-1]["st"] == "ended"
@@ -519,12 +521,17 @@ class Faults:
 
 
 def test_faults_on_a_xiangqi_match_change_nothing(venue, clock, clean_xiangqi):
-    """A handset power-cycled mid-game (killed right after it pressed: it says hello, gets its screen
-    back, resends its move and plays on), every other move delivered twice (applied once: the server
-    answers the copy as a duplicate), and twice a move racing the clock's warning from the timers' sweep
-    (one order applied — the warning then the move, or the move alone — nothing doubled, both handsets
-    showing the board's last version with the engine's warnings): the match ends exactly as without the
-    faults, and every game's log replays through the engine to its stored state and result."""
+    """A handset power-cycled mid-game, twice (killed right after it pressed: it says hello, resends its
+    move from flash and plays on; and killed once its move was shown: its hello alone brings its screen
+    back, the same screen), every other move delivered twice (applied once: the server answers the copy
+    as a duplicate, nothing is refused), and twice a move racing the clock's warning from the timers'
+    sweep at the move's time limit exactly. At the limit the move's own handler gives the due warning
+    before applying the move, so whichever thread wins the log holds one warning, then the move: what
+    the race proves is one order applied — the warning not given twice (by the sweep and the handler),
+    none given after the move, the move once — and both handsets showing the board's stored version
+    with the engine's warnings. The match ends exactly as without the faults (each game's players,
+    winner, reason and moves), and every game's log replays through the engine to its stored state and
+    result (the replay audit)."""
     venue, state = venue
     table = Table(venue, state, "bgxf", "xiangqi", lambda *_: None)
     table.decide = xiangqi_player(table)
