@@ -24,7 +24,7 @@ import tempfile
 import time
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,76 +118,197 @@ def database(kind: str) -> Iterator[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="a Swiss of matches of this many pairs instead of players"
+    )
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--boards", type=int, default=2, help="boards per round")
+    parser.add_argument("--boards", type=int, default=2, help="boards per round (per match with --pairs)")
+    parser.add_argument(
+        "--ruleset", default=None, help="--pairs: the match rule set (default: the registry's first)"
+    )
     parser.add_argument(
         "--database", nargs="+", default=["dynamodb-local"], choices=["dynamodb-local", "moto"]
     )
     args = parser.parse_args()
     for kind in args.database:
-        run(args, kind)
+        (run_pairs if args.pairs else run)(args, kind)
     return 0
 
 
-def play_boards(number: int, pairs: list[tuple[str, str]]) -> None:
-    """Every board of the round played out by the bot straight on its item (one read, one write)."""
+def play_out(current: Any) -> None:
+    """One board played out by the bot on its item (the play path's work, done here in one write)."""
     from deckhand.service.boards import store as board_store
     from deckhand.service.boards import table as tableboard
 
-    def play_out(current: Any) -> None:
-        if current.status == "waiting":
-            tableboard.start(current)  # the table's next board, as the play path begins it
-        g, engine = board_store.engine_of(current)
-        decide = g.bot()
-        while not engine.finished:
-            seat = engine.pending()[0]
-            action = decide(engine, seat)
-            assert action is not None
-            engine.apply(action)
-        current.state = engine.to_json()
-        current.status = "ended"
+    if current.status == "waiting":
+        tableboard.start(current)  # the table's next board, as the play path begins it
+    g, engine = board_store.engine_of(current)
+    decide = g.bot()
+    while not engine.finished:
+        seat = engine.pending()[0]
+        action = decide(engine, seat)
+        assert action is not None
+        engine.apply(action)
+    current.state = engine.to_json()
+    current.status = "ended"
+
+
+def play_boards(event_id: str, number: int, pairs: list[tuple[str, str]]) -> None:
+    """Every board of the round played out by the bot straight on its item (one read, one write)."""
+    from deckhand.service.boards import store as board_store
 
     for table, board in pairs:
-        item = board_store.load("online", number, table, board)
+        item = board_store.load(event_id, number, table, board)
         assert item is not None
         if item.status in ("playing", "waiting"):
-            board_store.transact(("online", number, table, board), play_out, first=item)
+            board_store.transact((event_id, number, table, board), play_out, first=item)
 
 
-def run(args: argparse.Namespace, kind: str) -> None:
-    os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
-    os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"
-    warnings.filterwarnings("ignore", message="No application metrics to publish")
-    from backend import setup_moto_env
-    from handlers import FakeContext, api_event, load_handler
+def play_matches(
+    event_id: str, number: int, tables: list[str], scored: Callable[[str, str], None]
+) -> tuple[int, float]:
+    """Every match of the round played out board after board by the bot on the items: each board that
+    ends is saved with the match's next board or its result (match_boards.py), as the play path does,
+    and then handed to ``scored`` (the score function, as the play path invokes it when a board ends).
+    Returns the boards played and the seconds the playing took (without ``scored``)."""
+    from deckhand.service.boards import store as board_store
+    from deckhand.service.boards.match_boards import get_match
 
-    setup_moto_env()
-    from deckhand.service.duplicate import rounds
+    boards, seconds = 0, 0.0
+    for table in tables:
+        while True:
+            start = time.perf_counter()
+            match = get_match(event_id, number, table)
+            board = match.boards[-1]
+            if match.status != "playing":
+                seconds += time.perf_counter() - start
+                break
+            board_store.transact((event_id, number, table, board), play_out)
+            seconds += time.perf_counter() - start
+            boards += 1
+            scored(table, board)
+    return boards, seconds
+
+
+class Handlers:
+    """The Lambda handlers the bench drives, with the time and count of each function's invocations."""
+
+    def __init__(self) -> None:
+        from handlers import load_handler
+
+        self.fns = {name: load_handler(name) for name in ("api", "deal", "score")}
+        self.timings: dict[str, float] = {}
+        self.invocations: Counter[str] = Counter()
+
+    def invoke(self, name: str, payload: dict[str, Any]) -> None:
+        from handlers import FakeContext
+
+        start = time.perf_counter()
+        self.fns[name].handler(json.loads(json.dumps(payload)), FakeContext())
+        self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
+        self.invocations[name] += 1
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        from handlers import FakeContext, api_event
+
+        event = api_event("api-standings.json", path=path, method=method, body=body)
+        response = self.fns["api"].handler(event, FakeContext())
+        self.invocations["api"] += 1
+        assert response["statusCode"] < 300, response
+        return json.loads(response["body"])
+
+
+class Timed:
+    """A module's function timed where it is called (the bench's instrument: the code is unchanged);
+    ``seconds`` since the last ``clear``."""
+
+    def __init__(self, module: Any, name: str) -> None:
+        self.module, self.name = module, name
+        self.original = getattr(module, name)
+        self.seconds = 0.0
+
+    def __enter__(self) -> Timed:
+        original = self.original
+
+        def timed(*a: Any, **k: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*a, **k)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        setattr(self.module, self.name, timed)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        setattr(self.module, self.name, self.original)
+
+    def take(self) -> float:
+        seconds, self.seconds = self.seconds, 0.0
+        return seconds
+
+
+@contextlib.contextmanager
+def driven(kind: str) -> Iterator[tuple[str, Handlers, Any]]:
+    """The database, the handlers and the publisher they send to, as the Lambda runtime."""
     from deckhand.service.infra import lambda_runtime
     from deckhand.service.infra.messaging import RecordingPublisher
     from deckhand.service.infra.runtime import Runtime
 
     with database(kind) as label:
-        fns = {name: load_handler(name) for name in ("api", "deal", "score")}
-        timings: dict[str, float] = {}
-        invocations: Counter[str] = Counter()
-
-        def invoke(name: str, payload: dict[str, Any]) -> None:
-            start = time.perf_counter()
-            fns[name].handler(json.loads(json.dumps(payload)), FakeContext())
-            timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
-            invocations[name] += 1
-
+        fns = Handlers()
         publisher = RecordingPublisher()
-        lambda_runtime.set_runtime(Runtime(publisher, invoke))
+        lambda_runtime.set_runtime(Runtime(publisher, fns.invoke))
+        try:
+            yield label, fns, publisher
+        finally:
+            lambda_runtime.set_runtime(None)
 
-        def api(method: str, path: str, body: Any = None) -> Any:
-            event = api_event("api-standings.json", path=path, method=method, body=body)
-            response = fns["api"].handler(event, FakeContext())
-            invocations["api"] += 1
-            assert response["statusCode"] < 300, response
-            return json.loads(response["body"])
 
+def quiet_handlers() -> None:
+    os.environ["POWERTOOLS_METRICS_DISABLED"] = "true"
+    os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
+    from backend import setup_moto_env
+
+    setup_moto_env()
+
+
+def report(
+    number: int,
+    fns: Handlers,
+    published: int,
+    calls: Counter[str],
+    writes: dict[tuple[str, str], int],
+    hottest: list[tuple[tuple[str, str], int]],
+) -> None:
+    """The round's invocations, messages, DynamoDB calls and most written items."""
+    print(
+        "    Lambda invocations:",
+        ", ".join(f"{k} {v}" for k, v in sorted(fns.invocations.items())),
+        f"; IoT messages published {published}",
+    )
+    print("    DynamoDB calls:", ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
+    print(
+        f"    items written in the round: {len(writes)}; the most written:",
+        ", ".join(f"{pk}/{sk} {n}" for (pk, sk), n in hottest),
+    )
+
+
+def closing(number: int, deal: float, scoring_s: float, ranking: float, hottest: list[Any]) -> str:
+    return (
+        f"scale round {number}: seat+deal {deal:.1f} s, score {scoring_s:.1f} s, "
+        f"standings {ranking:.1f} s, total {deal + scoring_s + ranking:.1f} s, "
+        f"max item writes {hottest[0][1] if hottest else 0}"
+    )
+
+
+def run(args: argparse.Namespace, kind: str) -> None:
+    quiet_handlers()
+    from deckhand.service.duplicate import rounds, scoring
+
+    with driven(kind) as (label, fns, publisher):
+        api = fns.api
         api(
             "POST",
             "/events",
@@ -208,25 +329,12 @@ def run(args: argparse.Namespace, kind: str) -> None:
             f"Scale: {args.players} players, {-(-args.players // 4)} tables, {args.boards} boards a round, "
             f"through the handlers ({label}) — seconds"
         )
-        from deckhand.service.duplicate import scoring
-
-        computing = {"s": 0.0}
-        compute = scoring.compute_standings
-
-        def timed_standings(*a: Any, **k: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return compute(*a, **k)
-            finally:
-                computing["s"] += time.perf_counter() - start
-
-        scoring.compute_standings = timed_standings  # type: ignore[assignment]
         storage = StorageCalls()
         lines = []
-        with storage.installed():
+        with storage.installed(), Timed(scoring, "compute_standings") as computing:
             for number in range(1, args.rounds + 1):
                 storage.clear()
-                invocations.clear()
+                fns.invocations.clear()
                 published = len(publisher.sent)
                 calls: Counter[str] = Counter()
                 start = time.perf_counter()
@@ -237,15 +345,17 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 pairs = [(e["table"], b) for e in r.seating for b in r.boards]
                 storage.clear()
                 start = time.perf_counter()
-                play_boards(number, pairs)
+                play_boards("online", number, pairs)
                 play = time.perf_counter() - start
                 storage.clear()
-                computing["s"] = 0.0
+                computing.take()
                 start = time.perf_counter()
                 for table, board in pairs:
-                    invoke("score", {"event_id": "online", "round": number, "table": table, "board": board})
-                scoring_s = time.perf_counter() - start - computing["s"]
-                ranking = computing["s"]
+                    fns.invoke(
+                        "score", {"event_id": "online", "round": number, "table": table, "board": board}
+                    )
+                ranking = computing.take()
+                scoring_s = time.perf_counter() - start - ranking
                 calls.update({f"score {k}": v for k, v in storage.calls.items()})
                 writes = dict(storage.item_writes)
                 hottest = storage.hottest()
@@ -258,25 +368,124 @@ def run(args: argparse.Namespace, kind: str) -> None:
                     f"score {len(pairs)} boards {scoring_s:.1f} s, standings {ranking:.1f} s",
                     flush=True,
                 )
-                print(
-                    "    Lambda invocations:",
-                    ", ".join(f"{k} {v}" for k, v in sorted(invocations.items())),
-                    f"; IoT messages published {len(publisher.sent) - published}",
-                )
-                print("    DynamoDB calls:", ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
-                print(
-                    f"    items written while scoring: {len(writes)}; the most written:",
-                    ", ".join(f"{pk}/{sk} {n}" for (pk, sk), n in hottest),
-                )
-                lines.append(
-                    f"scale round {number}: seat+deal {deal:.1f} s, score {scoring_s:.1f} s, "
-                    f"standings {ranking:.1f} s, total {deal + scoring_s + ranking:.1f} s, "
-                    f"max item writes {hottest[0][1] if hottest else 0}"
-                )
-        scoring.compute_standings = compute  # type: ignore[assignment]
+                report(number, fns, len(publisher.sent) - published, calls, writes, hottest)
+                lines.append(closing(number, deal, scoring_s, ranking, hottest))
         for line in lines:
             print(line)
-        lambda_runtime.set_runtime(None)
+
+
+def match_ruleset(chosen: str | None) -> str:
+    """The rule set the Swiss of pairs plays: the one named, else the registry's first that runs matches."""
+    from deckhand.engines.registry import RULESETS, game
+    from deckhand.engines.spec import Competition
+
+    return chosen or next(r for r in RULESETS if game(r).competition is Competition.MATCH)
+
+
+def run_pairs(args: argparse.Namespace, kind: str) -> None:
+    """A Swiss of matches of ``--pairs`` pairs: per round, the pairing (computed when the round before
+    ends, counted in the next round's seat+deal) and the matches' first boards, the matches played by
+    the bot on the items (not counted), each board's result through the score function (the match
+    results), and the standings (computed when the last match ends, plus the standings read)."""
+    quiet_handlers()
+    from deckhand.service.duplicate import rounds, scoring
+    from deckhand.service.matches import round_of_matches
+
+    ruleset = match_ruleset(args.ruleset)
+    with driven(kind) as (label, fns, publisher):
+        api = fns.api
+        api(
+            "POST",
+            "/events",
+            {
+                "event_id": "online",
+                "name": "Online Pairs",
+                "ruleset": ruleset,
+                "grade": "unrated",
+                "rounds": args.rounds,
+                "venue": False,
+                "start": dt.date.today().isoformat(),
+                "seed": "online",
+                "match": {"format": "swiss"},
+                "options": {"end_mode": "boards", "boards": args.boards},
+            },
+        )
+        api(
+            "POST",
+            "/events/online/pairs",
+            {"pairs": [{"id": f"T{i:05d}", "players": [{"id": f"T{i:05d}a"}, {"id": f"T{i:05d}b"}]}
+                       for i in range(args.pairs)]},
+        )  # fmt: skip
+        print(
+            f"Scale: a Swiss of {args.pairs} pairs ({ruleset}), {args.pairs // 2} matches a round of "
+            f"{args.boards} boards, through the handlers ({label}) — seconds"
+        )
+        storage = StorageCalls()
+        lines = []
+        with (
+            storage.installed(),
+            Timed(scoring, "compute_standings") as computing,
+            Timed(round_of_matches, "save_computed_pairing") as pairing,
+        ):
+            paired = 0.0  # the next round's pairing, computed as this one ends
+            results = {"s": 0.0, "round": 0.0}
+            result_calls: Counter[str] = Counter()  # the score function's calls, not the bot's
+
+            def scored(table: str, board: str) -> None:
+                """One board's result through the score function, as the play path invokes it."""
+                before = Counter(storage.calls)
+                start = time.perf_counter()
+                payload = {
+                    "event_id": "online",
+                    "round": int(results["round"]),
+                    "table": table,
+                    "board": board,
+                }
+                fns.invoke("score", payload)
+                results["s"] += time.perf_counter() - start
+                result_calls.update(storage.calls - before)
+
+            for number in range(1, args.rounds + 1):
+                storage.clear()
+                fns.invocations.clear()
+                published = len(publisher.sent)
+                calls: Counter[str] = Counter()
+                writes: Counter[tuple[str, str]] = Counter()
+                start = time.perf_counter()
+                api("POST", "/events/online/rounds")  # pairing (round 1) and the matches' first boards
+                deal = time.perf_counter() - start + paired
+                this_pairing, paired = paired, 0.0
+                calls.update({f"pair+deal {k}": v for k, v in storage.calls.items()})
+                writes.update(storage.item_writes)
+                r = rounds.get_round("online", number)
+                tables = [e["table"] for e in r.seating]
+                storage.clear()
+                computing.take()
+                pairing.take()
+                results["s"], results["round"] = 0.0, number
+                result_calls.clear()
+                played, play = play_matches("online", number, tables, scored)
+                ranking = computing.take()
+                paired = pairing.take()
+                scoring_s = results["s"] - ranking - paired
+                calls.update({f"results {k}": v for k, v in result_calls.items()})
+                writes.update(storage.item_writes)
+                hottest = writes.most_common(3)
+                start = time.perf_counter()
+                standings = api("GET", "/events/online/standings")
+                ranking += time.perf_counter() - start
+                assert len(standings["standings"]) == args.pairs
+                print(
+                    f"  round {number}: pair+deal {deal:.1f} s (of it the pairing, as the round before "
+                    f"ended, {this_pairing:.1f}), play {len(tables)} matches, {played} boards (bot, not "
+                    f"counted) {play:.1f} s, results {scoring_s:.1f} s, standings {ranking:.1f} s; "
+                    f"the next pairing {paired:.1f} s",
+                    flush=True,
+                )
+                report(number, fns, len(publisher.sent) - published, calls, dict(writes), hottest)
+                lines.append(closing(number, deal, scoring_s, ranking, hottest))
+        for line in lines:
+            print(line)
 
 
 if __name__ == "__main__":

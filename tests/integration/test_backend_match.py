@@ -165,6 +165,27 @@ def test_the_next_rounds_pairing_is_stored_when_a_round_ends(league):
     assert seated == sorted(tuple(p) for p in stored.pairs)
 
 
+def test_a_result_after_the_round_ended_does_not_pair_the_next_round_again(league, monkeypatch):
+    """A retried or late score of a round that has ended finds the next pairing stored: it is not
+    computed again (a national field's Swiss pairing takes seconds; issue 41)."""
+    b, bots = league
+    rounds.request_next_round(b.rt, "league")
+    play(bots)
+    stored = PairingItem.get(event_pk("league"), "PAIRING#002")
+    computed: list[int] = []
+    compute = match_rounds.compute_pairing
+    monkeypatch.setattr(
+        match_rounds,
+        "compute_pairing",
+        lambda event, n, lot=None: computed.append(n) or compute(event, n, lot),
+    )
+    match = next(m for m in list_matches("league", 1) if m.table)
+    for board in match.boards:  # the score function again, for every board of a match
+        scoring.record_result(b.rt, "league", 1, match.table, board)
+    assert computed == []
+    assert PairingItem.get(event_pk("league"), "PAIRING#002").pairs == stored.pairs
+
+
 def test_an_override_is_checked_warned_and_logged(league):
     b, bots = league
     rounds.request_next_round(b.rt, "league")

@@ -144,11 +144,23 @@ def stored_pairing(item: PairingItem) -> dict[str, Any]:
 
 def save_computed_pairing(event: EventItem, round_no: int) -> None:
     """At the end of the round before (or the round's start): the computed pairing, if none is stored
-    (a bracket drawn by lot: stored with its first round, in one write — _round_item)."""
-    if drawn_at_start(MatchSettings.from_dict(event.match), round_no):
+    (a bracket drawn by lot: stored with its first round, in one write — _round_item). One stored
+    already is not computed again: every late or retried result of the round ended calls this, and a
+    national field's pairing takes seconds (docs/performance.md)."""
+    if drawn_at_start(MatchSettings.from_dict(event.match), round_no) or _pairing_stored(event, round_no):
         return
     with contextlib.suppress(PutError):  # stored already (by a retry, or an override): kept
         computed_pairing_item(event, round_no).save(condition=PairingItem.sk.does_not_exist())
+
+
+def _pairing_stored(event: EventItem, round_no: int) -> bool:
+    try:
+        PairingItem.get(
+            event_pk(event_id_of(event)), pairing_sk(round_no), consistent_read=True, attributes_to_get=["sk"]
+        )
+    except DoesNotExist:
+        return False
+    return True
 
 
 def computed_pairing_item(event: EventItem, round_no: int, lot: str | None = None) -> PairingItem:
