@@ -287,9 +287,9 @@ class DemoEvent:
                 f"{ties}, the first move swapped, on the simulated clock."
             )
             if hands:
-                at = ", ".join(hands)
+                boards = "An electronic board" if len(hands) == 1 else "Electronic boards"
                 self.say(
-                    f"Electronic boards at {at}: the players there move the pieces on the board, its "
+                    f"{boards} at {', '.join(hands)}: the players there move the pieces on the board, its "
                     "sensors report each move (their handsets show the screen)."
                 )
         elif self.match:
