@@ -10,7 +10,12 @@ whose matches and bracket are the demo's standings.
 
 Cheap: four players, two games a tie at most, three of them resigning each game at once where the
 game has the word (the one bot still moves through the chooser in each game it opens); Junqi has no
-resignation: two bots play its final out."""
+resignation: two bots play its final out.
+
+A game whose demo shows an electronic board (Xiangqi) runs with it at table T1: the moves there are
+made on the board, the first one wrongly (the resigners leave no later one), which stops the game
+once; the demo's referee puts the pieces back and resumes it through the API, and the game goes on to
+its end — the records still replay to the standings."""
 
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ def knockout(request, tmp_path, dynamodb_local):
     resigns = game(ruleset).action(RESIGN) is not None
     players = PLAYERS if resigns else 2
     log = io.StringIO()
-    document = DemoEvent(
+    demo = DemoEvent(
         seed=f"ci-{ruleset}",
         ruleset=ruleset,
         players=players,
@@ -45,8 +50,11 @@ def knockout(request, tmp_path, dynamodb_local):
         out=tmp_path / "out",
         log=log,
         dynamodb_endpoint=dynamodb_local,
-    ).run()
-    return ruleset, document, log.getvalue(), tmp_path / "out"
+        electronic_boards=game(ruleset).demo_electronic_boards,
+        wrong_move_from=0,  # the first move made on the board: a resigner makes none after it
+    )
+    document = demo.run()
+    return ruleset, document, log.getvalue(), tmp_path / "out", demo
 
 
 def played(document: dict[str, Any]) -> list[dict[str, Any]]:
@@ -115,9 +123,11 @@ def places_from(document: dict[str, Any], games: dict[tuple[int, int], list[dict
 
 
 def test_a_board_games_knockout_runs_through_the_venue_to_its_final(knockout):
-    ruleset, document, log, out = knockout
+    ruleset, document, log, out, demo = knockout
     position = game(ruleset).position
     assert position is not None
+    if game(ruleset).demo_electronic_boards:
+        electronic_board_stopped_once_and_resumed(demo, log)
     matches = played(document)
     rounds = (len(document["pairs"]) - 1).bit_length()
     assert [m["round"] for m in matches] == [
@@ -127,7 +137,10 @@ def test_a_board_games_knockout_runs_through_the_venue_to_its_final(knockout):
     assert final["round"] == rounds and final["winner"] in final["players"]
     assert document["standings"][0]["team"] == final["winner"] and document["standings"][0]["place"] == 1
     assert f"Final: {document['standings'][0]['name']} " in log
-    assert log.count(", table ") == len(matches)  # a line for each match as it ended
+    ended = [
+        line for line in log.splitlines() if ", table " in line and (" beat " in line or " level " in line)
+    ]
+    assert len(ended) == len(matches)  # a line for each match as it ended
 
     # The draw is round 1's secret's; the lower draw number is the one the colours start from.
     salts = {r["round"]: r["salt"] for r in document["rounds"]}
@@ -180,3 +193,15 @@ def test_a_board_games_knockout_runs_through_the_venue_to_its_final(knockout):
         "site/index.html",
     ):
         assert (out / name).stat().st_size > 0
+
+
+def electronic_board_stopped_once_and_resumed(demo: DemoEvent, log: str) -> None:
+    """The one wrong move on the demo's electronic board stopped its game once; the referee put the
+    pieces back and resumed it through the API (one ``resume`` in the audit), and play went on."""
+    [(eboard, table)] = demo.eboards
+    assert (eboard.stops, demo.resumes, eboard.hands.wrong_moves) == (1, 1, 1)
+    assert eboard.hands.made >= 1  # the move made again after the resume, as the player meant it
+    assert [e["kind"] for e in demo.referee_log].count("resume") == 1
+    assert log.count(f"table {table}: the electronic board stopped the game (") == 1
+    assert log.count(f"table {table}: the referee resumed the game; play goes on") == 1
+    assert eboard.app.error is None  # playing again: the board's last position is a game in play or ended

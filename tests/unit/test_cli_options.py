@@ -81,3 +81,23 @@ def test_a_board_games_demo_is_offered_with_its_ties_games(monkeypatch, alias):
     seen = demo_arguments(monkeypatch)
     assert main(["demo", "--game", alias, "--max-games", "6"]) == 0
     assert seen["out"] == Path(f"out/{alias}") and seen["max_games"] == 6 and seen["rounds"] is None
+
+
+@pytest.mark.parametrize("alias", [e.alias for e in ENTRIES])
+def test_a_games_demo_has_its_electronic_boards_unless_told(monkeypatch, alias):
+    """`make demo GAME=xiangqi` shows one electronic board (the game's spec says how many its demo
+    shows: none for the others); ``--electronic-boards N`` overrides it."""
+    from deckhand.engines.registry import by_alias
+
+    seen = demo_arguments(monkeypatch)
+    assert main(["demo", "--game", alias]) == 0
+    assert seen["electronic_boards"] == by_alias(alias).demo_electronic_boards
+    assert main(["demo", "--game", alias, "--electronic-boards", "0"]) == 0
+    assert seen["electronic_boards"] == 0
+
+
+def test_the_xiangqi_demo_has_one_electronic_board_by_default(monkeypatch):
+    seen = demo_arguments(monkeypatch)
+    assert main(["demo", "--game", "xiangqi"]) == 0 and seen["electronic_boards"] == 1
+    assert main(["demo", "--game", "xiangqi", "--electronic-boards", "2"]) == 0
+    assert seen["electronic_boards"] == 2

@@ -332,6 +332,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument(
         "--boards", type=int, help="boards a round (default 4); a match game: boards a match (default 8)"
     )
+    p_demo.add_argument(
+        "--electronic-boards",
+        type=int,
+        metavar="N",
+        help="a board game whose seats see one board: electronic boards at the first N tables, the "
+        "players' moves made on them (default: as many as the game's demo shows: 0 for most games)",
+    )
     add_broker_option(p_demo)
 
     from .play import add_parser as add_play
@@ -444,10 +451,12 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         from ..venue.demo_event import DemoEvent
 
+        ruleset = ALIASES.get(args.game, args.game)
+        eboards = args.electronic_boards
         DemoEvent(
             seed=args.seed,
             out=Path(args.out or f"out/{args.game}"),
-            ruleset=ALIASES.get(args.game, args.game),
+            ruleset=ruleset,
             players=args.players,
             tables=args.tables,
             groups=args.groups,
@@ -455,6 +464,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             boards=args.boards,
             **({"minutes": args.minutes} if args.minutes else {}),
             **({"max_games": args.max_games} if args.max_games else {}),
+            electronic_boards=game(ruleset).demo_electronic_boards if eboards is None else eboards,
             log=sys.stdout,
             broker=args.broker,
         ).run()

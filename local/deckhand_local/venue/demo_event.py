@@ -24,15 +24,17 @@ from deckhand.competition.match_render import (
 from deckhand.competition.render import board_results_csv, results_html, standings_csv
 from deckhand.engines.registry import DEFAULT, game
 from deckhand.engines.spec import Competition
+from deckhand.errors import DeckhandError
 from deckhand.service.infra.clock import set_clock
 
 from .api_client import ApiClient
+from .board_hands import TableHands
 from .event_setup import EventShape, make_devices, register
 from .knockout_demo import MAX_GAMES, SeatedPlayers, ended_matches, finish_knockout, match_line
 from .local import Venue
 from .local import free_port as free_port  # where the tests and benches have taken it from
 from .lockstep import TICK_MS, SimulatedClock, settle
-from .simulated import BotHandset, DealingTable, SimulatedDevice
+from .simulated import BotHandset, DealingTable, ElectronicBoard, SimulatedDevice
 from .tables import unique_table_name
 
 # The venue's own sweep, when the demo sweeps in lock-step (a paced deal): never, in practice.
@@ -42,6 +44,9 @@ PACED_MINUTES = 8  # the demo's matches of a game whose deal is paced
 KNOCKOUT_PLAYERS = 16  # a game of two players: the knockout's field
 # A paced deal: the round's status is looked at every this many idle ticks in a row.
 IDLE_LOOK = 4
+# The first electronic board's one wrong move: the first move made on it at a position numbered this
+# or later (the opening's second move of the first mover: the game under way, its pieces all still on).
+WRONG_MOVE_FROM = 2
 
 
 @dataclass
@@ -101,6 +106,7 @@ class DemoEvent:
         max_games: int | None = None,
         resigners: int = 0,
         electronic_boards: int = 0,
+        wrong_move_from: int | None = WRONG_MOVE_FROM,
     ) -> None:
         self.seed = seed
         self.dynamodb_endpoint = dynamodb_endpoint  # a database already running (tests share one)
@@ -120,18 +126,28 @@ class DemoEvent:
             rounds = rounds or (players - 1).bit_length()  # the bracket's rounds to its final
             dealers = 0  # a board game's tables have no dealing table
         self.tables = tables or (8 if self.match else 4)
+        if not 0 <= electronic_boards <= self.tables:
+            raise DeckhandError(f"{electronic_boards} electronic boards for {self.tables} tables")
         self.players = players if players is not None else self.seats * self.tables
         self.groups = groups or (1 if self.match or self.head_to_head else 2)
         self.rounds = rounds or 3
         self.max_games = max_games or (MAX_GAMES if self.head_to_head else None)  # a tie's, before a lot
         # A knockout's last players who resign each game at once (tests: short matches; 0 in the demo).
         self.resigners = frozenset(f"P{i:02d}" for i in range(self.players - resigners + 1, self.players + 1))
-        if electronic_boards:
-            # The hook for the electronic board device kind (a physical board with sensors that reports
-            # the moves it sees; the issue wants one in a board game's demo): its simulated device is
-            # registered at the first ``electronic_boards`` tables once the device kind exists.
-            raise NotImplementedError("the venue has no electronic board device yet")
+        position = game(ruleset).position
+        if electronic_boards and (position is None or position.hidden):
+            raise DeckhandError(
+                f"{game(ruleset).name} has no electronic board: it is for a board game whose seats see one board"
+            )
+        # Electronic boards at the first tables: the players there move the pieces on them (their
+        # handsets show the screen); the first one's ``wrong_move_from`` (None: never) stops its game
+        # once, and the demo's referee puts the pieces back and resumes it through the API.
         self.electronic_boards = electronic_boards
+        self.wrong_move_from = wrong_move_from
+        self.eboards: list[tuple[ElectronicBoard, str]] = []  # with its table
+        self.attended: dict[str, int] = {}  # the stops of each electronic board the referee saw to
+        self.resumes = 0
+        self.referee_log: list[dict[str, Any]] = []  # the event's audit (the referee's actions)
         self.boards = boards or (8 if self.match else 4)
         # A match's clock on the simulated time (match events); a paced deal's boards are long (the
         # cards alone take 25 s), so its matches are shorter: the demo stays within its 3 minutes.
@@ -197,6 +213,8 @@ class DemoEvent:
             for number in range(1, self.rounds + 1):
                 self._play_round(api, venue, number)
             result = self._finish(api)
+            if self.eboards:
+                self.referee_log = api.request("GET", "/events/demo/audit")["audit"]
             from deckhand.service.refereeing.replay_audit import audit_event
 
             # Read straight from the venue's DynamoDB, before it stops.
@@ -248,9 +266,16 @@ class DemoEvent:
             dealers=self.dealers,
             minutes=self.minutes,
             max_games=self.max_games,
+            eboards=self.electronic_boards,
         )
         tables = register(api, shape)
         self.table_of = {thing: t["id"] for t in tables for thing in t["seats"]}
+        position = game(self.ruleset).position
+        hands = {
+            t["id"]: TableHands("demo", t["id"], position.move_data, self.wrong_move_from if n == 0 else None)
+            for n, t in enumerate(tables)
+            if t.get("eboard") and position is not None
+        }
         seated = None
         if self.head_to_head:
             self.names = {f"P{i:02d}": f"Player {i}" for i in range(1, self.players + 1)}
@@ -261,6 +286,12 @@ class DemoEvent:
                 f"lot, {self.rounds} rounds to the final at {self.tables} tables; each tie a match of "
                 f"{ties}, the first move swapped, on the simulated clock."
             )
+            if hands:
+                boards = "An electronic board" if len(hands) == 1 else "Electronic boards"
+                self.say(
+                    f"{boards} at {', '.join(hands)}: the players there move the pieces on the board, its "
+                    "sensors report each move (their handsets show the screen)."
+                )
         elif self.match:
             self.say(
                 f"Event 'demo' ({game(self.ruleset).name}): {self.players // 2} pairs at {self.tables} "
@@ -282,8 +313,11 @@ class DemoEvent:
                 self.faults.misread_board,
                 self.faults.dealer_drops_at,
                 seated,
+                hands,
             )
         )
+        at_table = {t.get("eboard"): t["id"] for t in tables}
+        self.eboards = [(d, at_table[d.thing]) for d in self.devices if isinstance(d, ElectronicBoard)]
         self._settle(venue)
 
     def _match_end(self) -> str:
@@ -339,6 +373,7 @@ class DemoEvent:
                     self._inject(handset)
             if due or not self.paced:  # a paced deal's quiet ticks have nothing on its way
                 self._settle(venue)
+            self._attend_boards(api, venue, number)
             idle = not due and not any(h.deciding(self.tick) for h in self.handsets)
             now = time.monotonic()
             idle_ticks = idle_ticks + 1 if idle else 0
@@ -385,6 +420,37 @@ class DemoEvent:
         else:
             rows = [(s.get("name") or s["player"], s["total"], f"{s['total']:.0f}") for s in standings]
         self.say(f"Round {number} done; salt revealed. Leaders: {leaders(rows)}")
+
+    def _attend_boards(self, api: ApiClient, venue: Venue, number: int) -> None:
+        """The referee at a table whose electronic board stopped its game (a wrong move sensed): the
+        pieces put back where the game has them (the board's button reports the position it senses:
+        a new version), then the game resumed through the API, bound to its version as the round's
+        status shows it then."""
+        for eboard, table in self.eboards:
+            if eboard.stops == self.attended.get(eboard.thing, 0):
+                continue
+            self.attended[eboard.thing] = eboard.stops
+            eboard.put_back()
+            self._settle(venue)
+            status = api.request("GET", f"/events/demo/rounds/{number}")  # the version after the report
+            row = next(t for t in status["tables"] if t["table"] == table)
+            stopped = next((b for b in row["boards"] if b["status"] == "stopped" and "version" in b), None)
+            if stopped is None:
+                continue
+            self.say(
+                f"  round {number}, table {table}: the electronic board stopped the game ({stopped['why']}); "
+                "the referee puts the pieces back"
+            )
+            resume = {
+                "kind": "resume",
+                "table": table,
+                "version": stopped["version"],
+                "reason": "the pieces put back where the game has them",
+            }
+            api.request("POST", "/events/demo/referee", resume)
+            self.resumes += 1
+            self._settle(venue)
+            self.say(f"  round {number}, table {table}: the referee resumed the game; play goes on")
 
     def _matches_ended(self, status: dict[str, Any]) -> None:
         """A line for each match of a knockout's round that ended since the last look."""

@@ -13,8 +13,9 @@ from deckhand.engines.registry import game
 from deckhand.engines.spec import Competition
 
 from .api_client import ApiClient
+from .board_hands import TableHands
 from .provisioning import VenueLink
-from .simulated import BotHandset, DealingTable, SeatViews, SimulatedDevice
+from .simulated import BotHandset, DealingTable, ElectronicBoard, SeatViews, SimulatedDevice
 
 STYLES = ("steady", "bold", "careful")
 
@@ -34,11 +35,13 @@ class EventShape:
     dealers: int
     minutes: int = 60  # a match's clock (match events: ended by its boards or the clock, whichever first)
     max_games: int | None = None  # a board game's knockout: games a tie may take before a lot (None: rules')
+    eboards: int = 0  # a board game: the first tables with an electronic board
 
 
 def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
     """Create the event (its deals derived from the seed: not secret), register P01… and the tables
-    T1… with their handsets (the first ``dealers`` with a dealing table); returns the tables."""
+    T1… with their handsets (the first ``dealers`` with a dealing table, the first ``eboards`` with an
+    electronic board); returns the tables."""
     event: dict[str, Any] = {
         "event_id": shape.event_id,
         "name": shape.name,
@@ -96,6 +99,8 @@ def register(api: ApiClient, shape: EventShape) -> list[dict[str, Any]]:
         }
         for t in range(1, shape.tables + 1)
     ]
+    for t, table in enumerate(tables[: shape.eboards], 1):
+        table["eboard"] = f"eb-T{t}"
     api.request("POST", f"/events/{shape.event_id}/tables", {"tables": tables})
     return tables
 
@@ -115,18 +120,25 @@ def make_devices(
     misread_board: str | None = None,
     dealer_drops_at: int = 0,
     player_style: Callable[[str, dict[str, Any]], str] | None = None,
+    hands: dict[str, TableHands] | None = None,
 ) -> list[SimulatedDevice]:
     """A bot handset per seat and a dealing table where registered (the first one misreading
     ``misread_board`` once, for fault tests); ``player_style``: the style of the player a handset's
-    view seats there (players who change seats between games), else the handset's own."""
+    view seats there (players who change seats between games), else the handset's own. An electronic
+    board where registered, moved by the players' ``hands`` at its table (by table)."""
     devices: list[SimulatedDevice] = []
     for i, table in enumerate(tables):
+        board = (hands or {})[table["id"]] if table.get("eboard") else None
         for s, thing in enumerate(table["seats"]):
             # Styles differ between the tables' same seats, or duplicate play would compare equals.
             style = STYLES[(i + s) % len(STYLES)]
             devices.append(
-                BotHandset(thing, link, state / thing, style, views=views, player_style=player_style)
+                BotHandset(
+                    thing, link, state / thing, style, views=views, player_style=player_style, board=board
+                )
             )
+        if board is not None:
+            devices.append(ElectronicBoard(table["eboard"], link, state / table["eboard"], board))
         if table["dealer"]:
             misread = misread_board if i == 0 else None
             devices.append(

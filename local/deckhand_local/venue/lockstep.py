@@ -77,7 +77,7 @@ class LastSent:
             self.inner.publish(topic, payload)
             parts = topic.split("/")
             if len(parts) == 3 and parts[2] == "down":
-                if payload.get("t") == "view":
+                if payload.get("t") in ("view", "pos"):  # an electronic board's position is its view
                     self.views[parts[1]] = (payload["b"], payload["v"])
                 elif payload.get("t") == "deal":
                     self.deals[parts[1]] = payload["b"]

@@ -64,7 +64,7 @@ class SimulatedDevice:
 
     def _on_message(self, message: dict[str, Any]) -> None:
         self.received += 1
-        if message.get("t") == "view":
+        if message.get("t") in ("view", "pos"):  # a handset's view, an electronic board's position
             self.last_view = (message["b"], message["v"])
         elif message.get("t") == "deal":
             self.last_deal = message["b"]
@@ -110,6 +110,14 @@ class SeatViews(Protocol):
     publisher next to each view message (``lockstep.LastSent``): the device itself gets the screen only."""
 
     def seat_view(self, thing: str, message: dict[str, Any]) -> dict[str, Any] | None: ...
+
+
+class BoardMoves(Protocol):
+    """The table's electronic board, where the players make their moves (``board_hands.TableHands``)."""
+
+    def take(self, key: tuple[str, int, int], action: Action) -> bool:
+        """The bot's decision on the view ``key``: True when it is a move, made on the board."""
+        ...
 
 
 def _sends(option: dict[str, Any], action: Action) -> bool:
@@ -215,10 +223,13 @@ class BotHandset(SimulatedDevice):
         *,
         views: SeatViews,
         player_style: Callable[[str, dict[str, Any]], str] | None = None,
+        board: BoardMoves | None = None,
     ) -> None:
         super().__init__(thing, "handset", link, state)
         self.style = style
         self.views = views
+        # The table's electronic board: the bot's moves are made on it, the handset shows the screen.
+        self.board = board
         # The style of the player seated at this handset for the view shown (a board game's players
         # change seats between the games of a match, the table's handsets stay): None, the handset's.
         self.player_style = player_style
@@ -307,6 +318,8 @@ class BotHandset(SimulatedDevice):
             return False
         self.decision = action
         self.acted = key
+        if self.board is not None and self.board.take(key, action):
+            return True  # the player's hands move the piece on the board
         return press(self.app, action)
 
 

@@ -205,6 +205,9 @@ class GameSpec:
     # Match games: the options of a short match (the local venue's demo) ended by ``boards`` boards or
     # ``minutes`` minutes, whichever first, as far as the rules have such ends (boards, minutes → JSON).
     short_match: Callable[[int, int], dict[str, Any]] | None = None
+    # Board games: the electronic boards the local venue's demo registers at its first tables unless told
+    # otherwise (a game whose seats see one board: never with ``Position.hidden``).
+    demo_electronic_boards: int = 0
     action_index: dict[str, ActionRule] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -45,4 +45,5 @@ SPEC = game_spec(
     competition=Competition.HEAD_TO_HEAD,
     options=Options.from_dict,
     decision_key=_decision,
+    demo_electronic_boards=1,  # the demo shows one: the players at its table move on it
 )
