@@ -126,6 +126,7 @@ def bot_handset(app: Handset, thing: str, table: Table) -> BotHandset:
     bot.thing, bot.app, bot.views, bot.style, bot.think = thing, app, table, "steady", 0
     bot.bots, bot.acted, bot.seen, bot.seen_tick = {}, None, None, 0
     bot.decision, bot.unseen, bot.answered = None, False, None
+    bot.player_style, bot.board = None, None  # the handset's own style; no electronic board
     return bot
 
 
