@@ -58,6 +58,7 @@ def test_a_td_runs_round_one_from_the_console_while_handsets_play(console_venue,
     # A new event, by keyboard-reachable fields and their labels.
     fits(page)
     page.get_by_role("link", name="New event").click()
+    page.get_by_label("Event name").wait_for()  # the new page, loaded (not the old one, navigating away)
     fits(page)
     page.get_by_label("Event name").fill("Console Cup")
     page.get_by_label("Event id (blank: one is made up)").fill("console-cup")
