@@ -248,3 +248,44 @@ def enemy_ranks_hidden(pages: list[Any], frames: list[Frames]) -> None:
                 "path",
                 "ys",
             }
+
+
+def test_a_person_plays_xiangqi_against_the_ai(board_venue, new_context, shots):
+    """`deckhand play --game xiangqi` (人机对弈): a match against the AI, started as the command starts
+    it; the person's move is tapped and the AI answers on the same board, whichever side the lot gave
+    the person."""
+    from deckhand_local.cli.play import start_event
+
+    _, path = start_event(board_venue.api_client, "xiangqi", 2, "zh-CN")
+    page = open_phone(new_context, shots, board_venue.api_url + path)
+    wait(lambda: page.locator("[data-selectable]").count() > 0, what="the person asked to move", timeout=30)
+    board = by_alias("xiangqi").new_board([], None)
+    ai_moved = {name for name, s in squares(page).items() if s["last"] == "true"}
+    if ai_moved:  # the AI had the first move: take it onto the engine's board
+        board.apply(
+            next(
+                a
+                for a in board.legal_actions(board.pending()[0])
+                if {a.data["from"], a.data["to"]} == ai_moved
+            )
+        )
+    seat = board.pending()[0]
+    mine = next(a for a in board.legal_actions(seat) if a.kind == "move")
+    play_move(page, mine.data)
+    board.apply(mine)
+    wait(
+        lambda: (
+            settled(page)
+            and page.locator("[data-selectable]").count() > 0
+            and {n for n, s in squares(page).items() if s["last"] == "true"}
+            != {mine.data["from"], mine.data["to"]}
+        ),
+        what="the AI's answer",
+        timeout=30,
+    )
+    answer = {n for n, s in squares(page).items() if s["last"] == "true"}
+    assert any(
+        {a.data["from"], a.data["to"]} == answer for a in board.legal_actions(1 - seat) if a.kind == "move"
+    )
+    assert page.errors == [], page.errors
+    no_sideways_scroll(page)

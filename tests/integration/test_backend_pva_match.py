@@ -36,7 +36,7 @@ def pva_match(ruleset: str, fmt: str = "pva") -> dict[str, Any]:
         "start": dt.date(2026, 12, 14),
         "deal_seed": "solo",
         "match": {"format": "swiss", "deal_ms": 0},
-        "options": GAMES[ruleset],
+        **({"options": GAMES[ruleset]} if ruleset in GAMES else {}),
     }
 
 
@@ -112,3 +112,39 @@ def test_a_pvp_match_event_has_no_ai_players(backend):
         pairs.register_pairs("solo", [ME, BOTS])
     assert pairs.list_teams("solo") == []
     assert events.get_event("solo").format == "pvp"
+
+
+BOARD_GAMES = ["xiangqi-2004", "gomoku-renju", "junqi-2004", "checkers-2004"]
+PERSON_MOVES = 6  # the person's actions taken in each board game: each one answered by the AI
+
+
+@pytest.mark.parametrize("ruleset", BOARD_GAMES)
+def test_a_person_plays_a_board_game_against_the_ai(backend, ruleset):
+    """人机对弈 as `deckhand play --game <board game>` starts it: one person against one AI player, a
+    Swiss match of two games; after each of the person's moves the AI has answered (the person's seat is
+    the only one pending), and the AI never acts for the person."""
+    events.create_event({**pva_match(ruleset), "match": {"format": "swiss"}})
+    pairs.register_pairs(
+        "solo",
+        [{"id": "ME", "players": [{"id": "P1"}]}, {"id": "AI", "players": [{"id": "AI1", "ai": True}]}],
+    )
+    events.register_tables("solo", [{"id": "A", "seats": THINGS[:2]}])
+    rounds.request_next_round(backend.rt, "solo")
+    (match,) = [m for m in list_matches("solo", 1) if m.table]
+    assert "" in match.players  # the AI's seat has no person
+    first = board_store.load("solo", 1, "A", match.boards[-1])
+    assert first is not None
+    person = SeatBot(backend, first.devices[first.players.index("P1")])  # the person's handset
+    for _ in range(PERSON_MOVES):
+        item = board_store.load("solo", 1, "A", match.boards[-1])
+        assert item is not None and item.status == "playing"
+        seat = item.players.index("P1")  # the game's seat: its colours are the lot's (RULES.md §6.5)
+        assert board_store.engine_of(item)[1].pending() == [seat]  # the AI has moved whenever it was asked
+        outcome = person.act()
+        assert outcome is not None and outcome["status"] == "accepted", outcome
+    item = board_store.load("solo", 1, "A", match.boards[-1])
+    assert item is not None
+    mine = [e for e in item.log if e["s"] == seat and "m" in e]
+    theirs = [e for e in item.log if e["s"] == 1 - seat and e["t"] in ("move", "setup")]
+    assert len(mine) == PERSON_MOVES and all(e["m"].startswith(person.thing) for e in mine)
+    assert len(theirs) >= PERSON_MOVES - 1 and not any("m" in e for e in theirs)

@@ -1,7 +1,7 @@
 """``deckhand play``: the quickest way for a person to try Deckhand — a local venue on free ports, a
 one-player event against the AI (人机赛: the AI in every other seat; in a game of pairs, a short match
-with the AI as partner against an AI pair), and the join URL of its player's page, printed as one
-line ``Open http://…``."""
+with the AI as partner against an AI pair; in a board game, a match of two games against the AI, the
+colours swapped), and the join URL of its player's page, printed as one line ``Open http://…``."""
 
 from __future__ import annotations
 
@@ -24,10 +24,13 @@ MATCH_MINUTES = 30  # a match game's short match: ended by its boards or this cl
 
 
 def playable(alias: str) -> bool:
-    """Games a person plays alone against the AI: the duplicate ones, and the match games that have a
-    short match (the person's pair has the AI as partner; an AI pair sits opposite)."""
+    """Games a person plays alone against the AI: the duplicate ones, the board games (人机对弈) and the
+    match games that have a short match (the person's pair has the AI as partner; an AI pair sits
+    opposite)."""
     spec = by_alias(alias)
-    return spec.competition is Competition.DUPLICATE or spec.short_match is not None
+    return (
+        spec.competition in (Competition.DUPLICATE, Competition.HEAD_TO_HEAD) or spec.short_match is not None
+    )
 
 
 def start_event(api: ApiClient, alias: str, boards: int, lang: str) -> tuple[str, str]:
@@ -45,7 +48,11 @@ def start_event(api: ApiClient, alias: str, boards: int, lang: str) -> tuple[str
         "rounds": 1,
         "start": dt.date.today().isoformat(),
     }
-    if spec.competition is Competition.MATCH:
+    if spec.competition is Competition.HEAD_TO_HEAD:
+        # A Swiss round of one match: two games, the colours swapped (RULES.md §6.5).
+        api.request("POST", "/events", {**event, "match": {"format": "swiss"}})
+        api.request("POST", f"/events/{event_id}/pairs", {"pairs": ai_opponent()})
+    elif spec.competition is Competition.MATCH:
         api.request("POST", "/events", {**event, **short_match(spec, boards)})
         api.request("POST", f"/events/{event_id}/pairs", {"pairs": ai_pairs()})
     else:
@@ -76,6 +83,14 @@ def ai_pairs() -> list[dict[str, Any]]:
             "name": "电脑",
             "players": [{"id": f"AI{i}", "name": f"电脑 {i}", "ai": True} for i in (2, 3)],
         },
+    ]
+
+
+def ai_opponent() -> list[dict[str, Any]]:
+    """A board game's two sides: the person, and the AI opposite."""
+    return [
+        {"id": "ME", "name": "玩家", "players": [{"id": PLAYER, "name": "玩家"}]},
+        {"id": "AI", "name": "电脑", "players": [{"id": "AI1", "name": "电脑", "ai": True}]},
     ]
 
 
@@ -130,7 +145,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], aliases
         "--boards",
         type=int,
         default=4,
-        help=f"boards to play (default 4; a match game's match: at most, or {MATCH_MINUTES} minutes)",
+        help=f"boards to play (default 4; a match game's match: at most, or {MATCH_MINUTES} minutes;"
+        " a board game: a match of two games)",
     )
     p.add_argument(
         "--lang", choices=["zh-CN", "en"], default="zh-CN", help="the page's language (default zh-CN)"
