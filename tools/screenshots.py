@@ -1,7 +1,9 @@
 """The README's pictures (``make screenshots``; not part of ``make test``): a local venue of its own with
 a demo Big Two event in play — four tables of simulated handsets, one of them calling the referee —
 photographed by Playwright on Debian's Chromium: the TD console's room in Chinese at 1280×800
-(docs/images/console-room.png) and the player's page on a phone (docs/images/player-page.png).
+(docs/images/console-room.png) and the player's page on a phone (docs/images/player-page.png); and a
+Xiangqi match against the AI as `deckhand play --game xiangqi` starts it, its drawn board on a phone
+(docs/images/player-xiangqi.png).
 
 The pages are flat colours and text: Chromium's own PNGs stay well under the README's budget of 200 KB a
 picture, which the script checks."""
@@ -64,7 +66,7 @@ def save(png: bytes, path: Path) -> None:
     if len(png) > MAX_BYTES:
         raise SystemExit(f"screenshots: {path.name} is {len(png) // 1024} KiB, over {MAX_BYTES // 1024} KiB")
     path.write_bytes(png)
-    print(f"{path.relative_to(ROOT)}: {len(png) // 1024} KiB")
+    print(f"{path.name}: {len(png) // 1024} KiB")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
                 phone.locator("[data-card]").first.wait_for(timeout=30_000)
                 time.sleep(0.5)
                 save(phone.screenshot(), args.out / "player-page.png")
+                _, board_path = start_event(api, "xiangqi", 2, "zh-CN")
+                board = browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=2)
+                board.goto(f"{venue.api_url}{board_path}")
+                board.locator("[data-selectable]").first.wait_for(timeout=30_000)  # the person to move
+                time.sleep(0.5)
+                save(board.screenshot(), args.out / "player-xiangqi.png")
                 browser.close()
         finally:
             if devices is not None:

@@ -42,13 +42,20 @@ def hello(
     event_id, table, seat = device.event_id, device.table, device.seat
     boards = boards_of_table(event_id, round_no, get_round(event_id, round_no), table)
     items = board_store.load_many(event_id, round_no, [(table, b) for b in boards], consistent=True)
-    current, restart = _where_the_table_is([items[(table, b)] for b in boards if (table, b) in items])
+    ordered = [items[(table, b)] for b in boards if (table, b) in items]
+    current, restart = _where_the_table_is(ordered)
     rt.publisher.publish(down_topic(thing), outgoing.ack(msg))
     if lang is not None and seat not in (DEALER, EBOARD):
         same = current is restart
         restart = None if restart is None else board_store.set_lang(restart, seat_on(device, restart), lang)
         if current is not None:
             current = restart if same else board_store.set_lang(current, seat_on(device, current), lang)
+        elif restart is None and ordered and ordered[0].status == "waiting":
+            # The round's first board made but not yet begun (a round starts its tables one after
+            # another): it was made with the languages known then, so it takes this one now — else the
+            # device, which says hello once, would see the whole board drawn in English.
+            first = board_store.set_lang(ordered[0], seat_on(device, ordered[0]), lang)
+            current = first if first.status != "waiting" else None  # begun meanwhile: shown below
     if restart is not None:
         if board_progress.start_next(rt, restart):
             return {"status": "accepted"}
