@@ -283,6 +283,10 @@ def test_a_person_plays_xiangqi_against_the_ai(board_venue, new_context, shots):
         what="the AI's answer",
         timeout=30,
     )
+    # A game (局) on a drawn board: no deal of cards (副), no letters' legend beside the pieces.
+    assert page.locator("#board-title").inner_text().startswith("第 1 局")
+    assert page.locator("#status-title").inner_text() == "对局信息"
+    assert not any("KABNRCP" in line for line in page.locator("[data-line]").all_inner_texts())
     answer = {n for n, s in squares(page).items() if s["last"] == "true"}
     assert any(
         {a.data["from"], a.data["to"]} == answer for a in board.legal_actions(1 - seat) if a.kind == "move"

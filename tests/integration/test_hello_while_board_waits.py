@@ -58,5 +58,6 @@ def test_a_hello_while_the_first_board_waits_draws_it_in_the_pages_language(
     view = views(backend, page)[-1]
     assert view.get("layout"), "the page's view has no layout: drawn for a handset"
     assert any(CJK.search(line) for line in view["l"]), view["l"]
+    assert not any("KABNRCP" in line for line in view["l"])  # the page draws pieces: no letters' legend
     other = views(backend, links["BEN"])[-1]  # the other page said nothing: a handset's English view
-    assert "layout" not in other
+    assert "layout" not in other and any("KABNRCP" in line for line in other["l"])

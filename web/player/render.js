@@ -68,11 +68,12 @@ export function draw (root, state, link, t, settings) {
   $('clear').textContent = t('clear')
   $('call').textContent = state.called !== null && state.view && state.called === state.view.b ? t('called') : t('call')
   $('call').disabled = !state.view
-  $('status-title').textContent = t('status')
+  const view = state.view
+  const game = !!(view && view.grid) // a board game: a game (局) on a board, not a deal of cards (副)
+  $('status-title').textContent = t(game ? 'gameStatus' : 'status')
   $('hand-title').textContent = t('hand')
   $('options').setAttribute('aria-label', t('options'))
 
-  const view = state.view
   const ask = state.ask()
   const head = $('board-title')
   const turn = $('turn')
@@ -80,8 +81,10 @@ export function draw (root, state, link, t, settings) {
     head.textContent = link.refused ? t('badCredentials') : state.unknown !== null ? t('unknownDevice') : link.online ? t('waiting') : t('connecting')
     turn.textContent = ''
   } else {
-    head.textContent = t('board', { b: view.b, s: view.s + 1 }) // people count seats from 1, as the console does
-    turn.textContent = view.st === 'stopped' ? t('stopped') : view.st === 'ended' ? t('ended') : ask ? t('yourTurn') : ''
+    head.textContent = t(game ? 'game' : 'board', { b: view.b, s: view.s + 1 }) // people count seats from 1, as the console does
+    const stopped = game ? 'gameStopped' : 'stopped'
+    const ended = game ? 'gameEnded' : 'ended'
+    turn.textContent = view.st === 'stopped' ? t(stopped) : view.st === 'ended' ? t(ended) : ask ? t('yourTurn') : ''
   }
   drawClock($('clock'), state, t)
   drawResults($('results'), view, t)

@@ -174,7 +174,9 @@ class GameSpec:
     showcase: Callable[[int, str, Any], list[tuple[ShowcaseScore, ...]]] | None = None
     # How a seat's handset screen is drawn (device protocol v2): board, seat, language (common/words.py's
     # ``Lang``, English when not given) → hand in display order, status lines and the ask (a prompt with
-    # options, each an action), the words in that language. The firmware knows no game.
+    # options, each an action), the words in that language; a board game's ``legend``, the index of the
+    # line that explains the grid's letters, which a page drawing the board from its layout leaves out.
+    # The firmware knows no game.
     screen: Callable[[Board, int, Lang], dict[str, Any]] | None = None
     # A board game's layout for the browser (common/layout.py; docs/protocol.md, "Board layouts"): board,
     # seat, language and the grid its screen drew → the lines, marks and piece names a page that knows no

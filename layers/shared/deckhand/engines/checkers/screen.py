@@ -104,7 +104,7 @@ def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
         lines.append(words["offer"].format(side=words[SIDES[view.offer]]))
     if any(view.warnings):
         lines.append(words["warnings"].format(red=view.warnings[0], blue=view.warnings[1]))
-    drawn: dict[str, Any] = {"h": [], "l": lines, "grid": board}
+    drawn: dict[str, Any] = {"h": [], "l": lines, "grid": board, "legend": 1}  # lines[1]: the legend
     if asking:
         stuck = not moves
         out = [option(words["pass"], PASS)] if stuck else [move_option(words["move"], ("from", "to"))]

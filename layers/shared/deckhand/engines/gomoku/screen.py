@@ -84,7 +84,7 @@ def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
         lines.append(words["offer"].format(side=words[COLOURS[view.offer]]))
     if any(view.warnings):
         lines.append(words["warnings"].format(black=view.warnings[0], white=view.warnings[1]))
-    drawn: dict[str, Any] = {"h": [], "l": lines, "grid": board}
+    drawn: dict[str, Any] = {"h": [], "l": lines, "grid": board, "legend": 1}  # lines[1]: the legend
     if view.phase == PLAY and view.turn == view.seat:
         drawn["ask"] = ask(words["prompt"], [move_option(words["move"], ("point",)), *options(view, words)])
     return drawn

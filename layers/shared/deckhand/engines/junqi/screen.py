@@ -148,4 +148,4 @@ def draw(view: SeatView, lang: Lang = ENGLISH) -> dict[str, Any]:
         lines.append(words["quiet"].format(n=view.quiet))
     if any(view.timeouts):
         lines.append(words["timeouts"].format(red=view.timeouts[0], blue=view.timeouts[1]))
-    return {"h": [], "l": lines, "grid": board}
+    return {"h": [], "l": lines, "grid": board, "legend": 1}  # lines[1]: the legend

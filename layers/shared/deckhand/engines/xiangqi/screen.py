@@ -71,6 +71,7 @@ def screen(board: object, seat: int, lang: Lang = ENGLISH) -> dict[str, Any]:
     drawn: dict[str, Any] = {
         "h": [],
         "l": lines,
+        "legend": 1,  # lines[1], the letters' legend: a page that draws the board leaves it out
         "grid": grid(
             rows,
             RANKS - 1,

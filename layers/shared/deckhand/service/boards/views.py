@@ -39,6 +39,9 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
     client = str(seat) in (item.langs or {})  # its device said a language: a handset never does
     grid = drawn.get("grid")
     layout = g.layout(loaded, seat, lang, grid) if client and g.layout and isinstance(grid, dict) else None
+    legend = drawn.get("legend")
+    if layout is not None and isinstance(legend, int):  # the page draws the pieces: no letters to explain
+        drawn = {**drawn, "l": [line for i, line in enumerate(drawn["l"]) if i != legend]}
     return outgoing.view(
         ruleset=item.ruleset,
         board=item.board,
