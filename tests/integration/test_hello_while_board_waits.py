@@ -59,5 +59,7 @@ def test_a_hello_while_the_first_board_waits_draws_it_in_the_pages_language(
     assert view.get("layout"), "the page's view has no layout: drawn for a handset"
     assert any(CJK.search(line) for line in view["l"]), view["l"]
     assert not any("KABNRCP" in line for line in view["l"])  # the page draws pieces: no letters' legend
+    assert any(line.startswith("抽签承诺 ") for line in view["l"])  # a lot of colours, not a deal of cards
     other = views(backend, links["BEN"])[-1]  # the other page said nothing: a handset's English view
     assert "layout" not in other and any("KABNRCP" in line for line in other["l"])
+    assert any(line.startswith("Lot commitment ") for line in other["l"]), other["l"]

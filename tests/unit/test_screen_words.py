@@ -74,6 +74,7 @@ def start_lines() -> list[str]:
     return [
         outgoing.seat_line(w, "龙" * outgoing.NAME_MAX, 3),
         outgoing.commitment_line(w, "f" * 64),
+        outgoing.commitment_line(w, "f" * 64, lot=True),
     ]
 
 

@@ -34,7 +34,7 @@ def view_message(item: BoardStateItem, seat: int, board: Board | None = None) ->
         if item.names and seat < len(item.names) and item.names[seat]:
             lines.append(outgoing.seat_line(w, item.names[seat], seat))
         if item.position == 0 and item.commitment:
-            lines.append(outgoing.commitment_line(w, item.commitment))
+            lines.append(outgoing.commitment_line(w, item.commitment, lot=g.position is not None))
         drawn = {**drawn, "l": lines}
     client = str(seat) in (item.langs or {})  # its device said a language: a handset never does
     grid = drawn.get("grid")

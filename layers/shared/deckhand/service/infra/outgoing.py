@@ -154,10 +154,12 @@ def seat_line(w: Words, name: str, seat: int) -> str:
     return w("seat_line", name=shown, n=seat)
 
 
-def commitment_line(w: Words, commitment: str) -> str:
-    """The status line a handset shows at the round's start: the round's published deal commitment."""
+def commitment_line(w: Words, commitment: str, *, lot: bool = False) -> str:
+    """The status line a handset shows at the round's start: the round's published deal commitment
+    (``lot``: a board game's, which fixes the lot of colours and first moves, not a deal of cards)."""
     digits = commitment[:COMMITMENT_DIGITS]
-    return w("commitment", digits=" ".join(digits[i : i + 4] for i in range(0, len(digits), 4)))
+    key = "commitment.lot" if lot else "commitment"
+    return w(key, digits=" ".join(digits[i : i + 4] for i in range(0, len(digits), 4)))
 
 
 def stopped(board: str, why: str) -> dict[str, Any]:

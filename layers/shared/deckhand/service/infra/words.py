@@ -13,12 +13,14 @@ SERVICE: Catalogue = {
     "en": {
         "seat_line": "You: {name} (seat {n})",
         "commitment": "Deal commitment {digits}",
+        "commitment.lot": "Lot commitment {digits}",
         "stopped.referee": "board stopped, referee called",
         "stopped.unplayed": "board not played: ended by the referee",
     },
     "zh-CN": {
         "seat_line": "你：{name}（{n}号位）",
         "commitment": "发牌承诺 {digits}",
+        "commitment.lot": "抽签承诺 {digits}",
         "stopped.referee": "本副牌已暂停，已呼叫裁判",
         "stopped.unplayed": "本副牌未打：裁判已结束",
     },
