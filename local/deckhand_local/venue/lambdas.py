@@ -81,6 +81,22 @@ def call(module: ModuleType, name: str, event: dict[str, Any]) -> Any:
             metrics.clear_metrics()
 
 
+class OneAtATime:
+    """A handler invoked as one Lambda container runs it: one invocation at a time. The venue's HTTP
+    server answers on a thread per request, and the API's resolver (Powertools) keeps the request it
+    resolves on the app itself — its event, identity and route arguments: two requests resolved at once
+    would mix them (one organiser's call run with another's identity, or the public site's)."""
+
+    def __init__(self, module: ModuleType, name: str) -> None:
+        self.module = module
+        self.name = name
+        self.lock = threading.Lock()
+
+    def __call__(self, event: dict[str, Any]) -> Any:
+        with self.lock:
+            return call(self.module, self.name, event)
+
+
 Job = tuple[str, dict[str, Any], Path | None]  # function, payload, its journal file
 Attempt = tuple[Job, int]  # a job and how many times it has failed so far
 

@@ -40,7 +40,7 @@ from .database import Database
 from .dynamodb_local import DynamoDBLocal, has_shared_database, venue_access_key
 from .heartbeat import Heartbeat
 from .http_adapter import ApiServer
-from .lambdas import AsyncInvoker, call, load_handlers, repository_root
+from .lambdas import AsyncInvoker, OneAtATime, call, load_handlers, repository_root
 from .link_check import CLOSE_TOPIC, LinkCheckServer
 from .lockstep import LastSent
 from .mosquitto import MosquittoBroker
@@ -222,6 +222,7 @@ class Venue:
         if isinstance(self.broker, MosquittoBroker):
             self.broker.allow(registered_things())
         self.handlers = load_handlers()
+        self.api_handler = OneAtATime(self.handlers["api"], "api")  # HTTP, console and site share it
         # Journaled in the state folder (beside the database), unless the data is in memory anyway.
         journal = self.state_dir / "invocations" if self.database is Database.DYNAMODB_LOCAL else None
         if journal is not None and self.fresh and journal.exists():
@@ -315,7 +316,7 @@ class Venue:
         )
 
     def _serve_api(self, event: dict[str, Any]) -> dict[str, Any]:
-        response: dict[str, Any] = call(self.handlers["api"], "api", event)
+        response: dict[str, Any] = self.api_handler(event)
         registered = (
             event["httpMethod"] == "POST"
             and event["path"].endswith("/tables")
@@ -362,7 +363,7 @@ class Venue:
 
     def _public_get(self, path: str) -> tuple[int, Any]:
         """A GET of the API as a viewer with no role in any event (the live results site)."""
-        response = call(self.handlers["api"], "api", api_gateway_event("GET", path, {}, None, PUBLIC_VIEWER))
+        response = self.api_handler(api_gateway_event("GET", path, {}, None, PUBLIC_VIEWER))
         return int(response.get("statusCode", 500)), json.loads(response.get("body") or "null")
 
     def _start_database(self) -> str:
