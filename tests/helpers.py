@@ -91,3 +91,29 @@ def plays_in_any_order(doc: object) -> object:
     if isinstance(doc, list):
         return [plays_in_any_order(v) for v in doc]
     return doc
+
+
+def run_cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    """``deckhand ARGS`` run in this process (the exit code, stdout, stderr): the same ``main`` as the
+    installed command, without a fresh interpreter's two seconds of imports for each call. A test of
+    the command's own entry point (``python -m deckhand_local.cli.main``) still starts a process."""
+    import contextlib
+    import io
+    import signal
+    import sys
+
+    from deckhand_local.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    handler = signal.getsignal(signal.SIGTERM)  # main installs its own
+    saved_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse's usage errors
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.stdin = saved_stdin
+        signal.signal(signal.SIGTERM, handler)
+    return code, out.getvalue(), err.getvalue()

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import run_cli
 
 RESULTS = {
     "ruleset": "bigtwo-2017",
@@ -36,6 +37,11 @@ RESULTS = {
 
 
 def deckhand(*args, stdin=""):
+    """The command run in this test's process (its ``main``); the first test starts it as a process."""
+    return run_cli(*args, stdin=stdin)
+
+
+def deckhand_process(*args, stdin=""):
     proc = subprocess.run(
         [sys.executable, "-m", "deckhand_local.cli.main", *args],
         input=stdin,
@@ -47,7 +53,7 @@ def deckhand(*args, stdin=""):
 
 
 def test_standings_json():
-    code, out, err = deckhand("standings", stdin=json.dumps(RESULTS))
+    code, out, err = deckhand_process("standings", stdin=json.dumps(RESULTS))
     assert code == 0, err
     doc = json.loads(out)
     assert doc["boards"][0] == {

@@ -4,29 +4,17 @@ password only that thing's name derives from the venue's key."""
 
 import json
 import subprocess
-import sys
 
 import pytest
 from deckhand_local.venue.credentials import SERVER, VenueCredentials
 from deckhand_local.venue.venue_tls import venue_tls
+from helpers import run_cli
 
 
 def credentials(state, *args):
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deckhand_local.cli.main",
-            "venue",
-            "credentials",
-            *args,
-            "--state",
-            str(state),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    """The command's exit code, stdout and stderr (run by its ``main`` in this process)."""
+    code, out, err = run_cli("venue", "credentials", *args, "--state", str(state))
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def running(state, **extra):
