@@ -344,6 +344,7 @@ class Figures:
     p90_ms: float
     p99_ms: float
     lost: int
+    unanswered: int  # of the lost: never answered (the others were answered late)
     rejects: Counter[str]
     refusals: Counter[str]
     disconnects: int
@@ -356,6 +357,7 @@ class Figures:
     seconds: float
     windows: list[tuple[int, int, float, float]]  # (start s, answers, median ms, p99 ms)
     steady: tuple[int, float, float]  # after STEADY_AFTER: answers, median ms, p99 ms
+    round_item: tuple[int, float]  # bytes, median ms of a read
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -388,6 +390,7 @@ def summarise(swarm: Swarm, began: float) -> dict[str, Any]:
         "p90_ms": percentile(ordered, 0.90),
         "p99_ms": percentile(ordered, 0.99),
         "lost": len(late) + unanswered,
+        "unanswered": unanswered,
         "windows": windows,
     }
 
@@ -496,7 +499,22 @@ def audit(info: dict[str, Any], accepted: set[tuple[str, str]]) -> dict[str, int
     os.environ["AWS_ACCESS_KEY_ID"] = info["dynamodb_key"]
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
     models.configure(table_name=info["table"], host=info["dynamodb"], region="us-east-1")
-    return audit_event(EVENT, accepted=accepted)
+    counts: dict[str, int] = audit_event(EVENT, accepted=accepted)
+    return counts
+
+
+def round_item_cost(reads: int = 20) -> tuple[int, float]:
+    """The round item every message of a player device reads whole (its seating places the player):
+    its size in bytes and the median ms of a consistent read from this process."""
+    from deckhand.service.duplicate.rounds import get_round
+
+    times = []
+    for _ in range(reads):
+        start = time.perf_counter()
+        item = get_round(EVENT, 1)
+        times.append((time.perf_counter() - start) * 1000)
+    size = len(json.dumps(item.seating)) + len(json.dumps(item.boards))
+    return size, statistics.median(times)
 
 
 def run_field(
@@ -534,6 +552,7 @@ def run_field(
             connections=sum(p.ready for p in swarm.players),
             connect_s=connect_s,
             audit=audit(info, tally.accepted),
+            round_item=round_item_cost(),
             rejects=tally.rejects,
             refusals=tally.refusals,
             disconnects=tally.disconnects,
@@ -574,7 +593,7 @@ def report(f: Figures) -> None:
     print(f"  after {STEADY_AFTER:.0f} s       {n} answers: median {median:.1f} ms, p99 {p99:.1f} ms")
     rejects = ", ".join(f"{code} {n}" for code, n in f.rejects.most_common()) or "none"
     print(
-        f"  lost             {f.lost} (no answer within {LOST_SECONDS:.0f} s); resends {f.resends}; dup acks {f.dup_acks}"
+        f"  lost             {f.lost} (no answer within {LOST_SECONDS:.0f} s; never answered {f.unanswered}); resends {f.resends}; dup acks {f.dup_acks}"
     )
     print(f"  rejects          {rejects}")
     a = f.audit
@@ -582,7 +601,16 @@ def report(f: Figures) -> None:
         f"  stored log       {a['device_actions']} device actions on {a['boards']} boards; acknowledged but"
         f" not logged {a['lost']}; applied twice {a['doubled']}; replay mismatches {a['replay_mismatches']}"
     )
+    print(
+        f"  round item       {f.round_item[0] / 1000:.0f} kB read whole by every player message: {f.round_item[1]:.1f} ms a read"
+    )
     print("  CPU (cores)      " + ", ".join(f"{name} {c:.2f}" for name, c in f.cpu.items()))
+    per = ", ".join(
+        f"{name.split()[0]} {c * f.seconds / max(1, f.answered) * 1000:.1f}" for name, c in f.cpu.items()
+    )
+    print(
+        f"  CPU ms/action    {per} (CPU over the run ÷ actions answered: what the machine's load does not change)"
+    )
     print("  venue threads    " + ", ".join(f"{name} {c:.2f}" for name, c in f.threads))
     print(f"  load average     {f.load[0]:.1f} at the start, {f.load[1]:.1f} at the end (2 cores)")
     print("  per 10 s         " + "; ".join(f"{s}s: {n} {m:.0f}/{p:.0f}" for s, n, m, p in f.windows))

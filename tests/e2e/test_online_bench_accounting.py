@@ -84,7 +84,8 @@ def test_eight_online_players_every_action_answered_and_logged_once(ws_venue):
     player = swarm.players[0]
     player.pending["a999"] = bench.Sent(0.0, 0.0, b"{}")
     tally.latencies.append((1.0, bench.LOST_SECONDS + 1))
-    assert bench.summarise(swarm, 0.0)["lost"] == 2
+    after = bench.summarise(swarm, 0.0)
+    assert (after["lost"], after["unanswered"]) == (2, 1)
 
 
 def test_the_screen_choice_takes_no_on_yes_no_pass_when_it_may_and_a_single_card_to_lead():
