@@ -54,7 +54,7 @@ RESEND_SECONDS = 5.0  # the page resends an unanswered action every 5 s with its
 FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  # the page's reconnect backoff, s
 STEADY_AFTER = 30.0  # s after the round's start: its deal and the show and double decisions are behind
 TARGET_MS = 100.0  # the aim for the median
-ENOUGH_CARDS = "D3"  # Big Two: the first lead holds the 3♦, which its holder always has to lead
+FIRST_LEAD = "D3"  # Big Two: the first lead holds the 3♦ (its holder leads first)
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -70,7 +70,7 @@ def choose(view: dict[str, Any]) -> dict[str, Any] | None:
         return dict(next((a for a in plain if a.get("v", 0) == 0), plain[-1]))
     hand: list[str] = view["h"]
     allowed = ask.get("s") or list(range(len(hand)))
-    card = ENOUGH_CARDS if ENOUGH_CARDS in hand else hand[allowed[-1]]
+    card = FIRST_LEAD if FIRST_LEAD in hand else hand[allowed[-1]]
     return {**{k: v for k, v in actions[0].items() if k != "c"}, "c": [card]}
 
 
