@@ -189,6 +189,7 @@ class Player:
         tally = self.swarm.tally
         if kind in ("ack", "reject"):
             msg = payload.get("msg")
+            tally.dup_acks += kind == "ack" and bool(payload.get("dup"))  # a copy's answer, first or not
             sent = self.pending.pop(msg, None)
             if sent is None:
                 return  # the answer to a resend of an action answered already
@@ -198,7 +199,6 @@ class Player:
                 tally.latencies.append((sent.first, now - sent.first))
                 if kind == "ack":
                     tally.accepted.add((self.thing, msg))
-                    tally.dup_acks += bool(payload.get("dup"))
                     if self.acted is not None and "v" in payload:
                         self.needs = (self.acted[0], payload["v"])
                 else:
