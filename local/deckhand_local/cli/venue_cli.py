@@ -17,6 +17,7 @@ from deckhand.errors import DeckhandError
 from ..venue import organisers
 from ..venue.database import Database
 from ..venue.local import Venue
+from ..venue.thread_names import name_threads
 
 
 def run_venue(args: argparse.Namespace) -> int:
@@ -24,6 +25,7 @@ def run_venue(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    name_threads()  # each thread's name where ``top -H`` and /proc show it (bench/online_bench.py reads it)
     venue = Venue(
         dynamodb_port=args.dynamodb_port,
         mqtt_port=args.mqtt_port,

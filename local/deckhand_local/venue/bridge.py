@@ -10,6 +10,11 @@ paho delivers every device's messages on one receive thread, so nothing there wa
 only at what the workers learned (routing.py), each thing has a token bucket (ratelimit.py), and the
 workers' queues are bounded. A message over its thing's rate or into a full queue is dropped and
 counted: a device resends an unacknowledged action with its message id, and the server de-duplicates.
+A resend of a message that has waited here (queued, or being handled) for ``shed_after`` seconds is
+dropped ("queued"): the waiting one is answered. A busy venue would otherwise handle every copy — a
+device resends every 5 s, so at a 30 s backlog each action is handled six times over, and the
+backlog grows on itself. A copy that comes sooner (a QoS 1 redelivery) is handled as before: the
+server acknowledges it as a duplicate.
 
 The broker's lifecycle events (``$aws/events/presence/+/+``, which only the broker publishes) go to the
 presence handler, as IoT Core's second rule sends them to the presence function: on the worker of the
@@ -49,6 +54,9 @@ MAX_PAYLOAD = 8_192
 # memory does not grow with every device message (a handset at its rate would add ~1 GB a day).
 RECENT = 10_000
 ANY_STRANGER = "*"  # the key of the strangers' one bucket
+# A device resends an unanswered message after 5 s (the firmware and the page): a copy of a message
+# waiting this long is such a resend, not a QoS 1 redelivery.
+SHED_AFTER = 4.0
 # The broker's lifecycle events, and the fields the IoT rule on them passes (template.yaml's PresenceRule).
 PRESENCE_FILTER = "$aws/events/presence/+/+"
 PRESENCE_FIELDS = ("eventType", "clientId", "timestamp", "disconnectReason")
@@ -94,6 +102,14 @@ def rule_event(thing: str, payload: bytes) -> dict[str, Any]:
     return event
 
 
+def _waiting_key(item: Item) -> tuple[str, str] | None:
+    """A device message's (thing, message id); None for a message without an id (refused anyway) and
+    for the broker's lifecycle events."""
+    thing, event, _ = item
+    msg = event.get("msg")
+    return (thing, msg) if isinstance(msg, str) and "eventType" not in event else None
+
+
 class Bridge:
     RETRIES = 2
 
@@ -113,6 +129,7 @@ class Bridge:
         queue_size: int = QUEUE_SIZE,
         recent: int = RECENT,
         presence: Handler | None = None,
+        shed_after: float = SHED_AFTER,
     ) -> None:
         """``route`` names the table a thing is at (default: the thing itself), called on a worker;
         ``workers`` is how many messages are handled at once, like concurrent Lambda invocations;
@@ -120,7 +137,8 @@ class Bridge:
         ``strangers_rate``: the one bucket of all things at no known table (before their table is
         found, or at none); ``login``: the server identity's credentials; ``recent``: how many outcomes,
         accepted and failed messages are kept (the oldest go first); ``presence``: the handler of the
-        broker's lifecycle events (None: not subscribed to them)."""
+        broker's lifecycle events (None: not subscribed to them); ``shed_after``: how long a message
+        waits here before a copy of it is dropped rather than handled again."""
         if workers < 1:
             raise ValueError("the bridge needs at least one worker")
         self.handler = handler
@@ -137,9 +155,14 @@ class Bridge:
         self.received = 0
         self.processed = 0
         # Why: "rate" (over its thing's bucket), "full" (its worker's queue), "size" (too long),
-        # "error" (handling it raised: the receive thread goes on).
+        # "queued" (a resend of a message still waiting), "error" (handling it raised: the receive
+        # thread goes on).
         self.dropped: Counter[str] = Counter()
         self.outcomes: deque[dict[str, Any]] = deque(maxlen=recent)
+        # (thing, message id) of the device messages queued or being handled → (copies, when the
+        # first was queued): bounded by the queues.
+        self._waiting: dict[tuple[str, str], tuple[int, float]] = {}
+        self.shed_after = shed_after
         self.accepted: deque[tuple[str, Any]] = deque(
             maxlen=recent
         )  # (thing, message id) of actions accepted
@@ -211,7 +234,7 @@ class Bridge:
             self._drop("rate")
             return
         if self.route is None:
-            self._enqueue(worker_of(thing, len(self.inboxes)), (thing, event, ""))
+            self._enqueue_message(worker_of(thing, len(self.inboxes)), (thing, event, ""))
             return
         index, find, at_a_table = self.routes.inbox_for(thing)
         if not at_a_table and find and not self.strangers.allow(ANY_STRANGER):
@@ -223,7 +246,7 @@ class Bridge:
                 self.routes.resolved(thing)
             self._drop("rate")
             return
-        if not self._enqueue(index, (thing, event, find)) and find == "table":
+        if not self._enqueue_message(index, (thing, event, find)) and find == "table":
             self.routes.resolved(thing)
 
     def _receive_presence(self, message: Any) -> None:
@@ -240,6 +263,32 @@ class Bridge:
         if not event or not self._enqueue(worker_of(client, len(self.inboxes)), (client, event, "")):
             with self._count:
                 self.presence_done += 1
+
+    def _enqueue_message(self, index: int, item: Item) -> bool:
+        """A device's message into a worker's queue, unless a copy of it (its thing and message id)
+        is waiting already: that resend is dropped, counted as "queued"."""
+        key = _waiting_key(item)
+        if key is not None:
+            now = time.monotonic()
+            with self._count:
+                copies, since = self._waiting.get(key, (0, now))
+                if copies and now - since >= self.shed_after:
+                    self.dropped["queued"] += 1
+                    return False
+                self._waiting[key] = (copies + 1, since)
+        if self._enqueue(index, item):
+            return True
+        self._done_waiting(item)
+        return False
+
+    def _done_waiting(self, item: Item) -> None:
+        key = _waiting_key(item)
+        if key is None:
+            return
+        with self._count:
+            copies, since = self._waiting.pop(key, (1, 0.0))
+            if copies > 1:
+                self._waiting[key] = (copies - 1, since)
 
     def _enqueue(self, index: int, item: Item) -> bool:
         try:
@@ -268,7 +317,8 @@ class Bridge:
         try:
             if target == index:
                 return (thing, event, "")
-            self._enqueue(target, (thing, event, ""))
+            if not self._enqueue(target, (thing, event, "")):
+                self._done_waiting(item)  # dropped: a resend of it is handled again
             return None
         finally:
             if find == "table":
@@ -312,6 +362,7 @@ class Bridge:
             if accepted and not presence and event.get("t") != "hello":
                 self.accepted.append((thing, event.get("msg")))
         finally:
+            self._done_waiting(item)
             with self._count:
                 if presence:
                     self.presence_done += 1
