@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from deckhand_local.cli.rules import run
+from helpers import run_cli
 
 LINES = [
     ('{"op":"classify","cards":["D3","C3"]}', {"type": "pair"}),
@@ -99,14 +100,8 @@ def test_console_script_one_line_out_per_line_in_exit_zero():
 
 
 def test_unknown_game_is_a_usage_error():
-    proc = subprocess.run(
-        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", "chess"],
-        input="",
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+    code, _, err = run_cli("rules", "--game", "chess")
+    assert code == 2 and "invalid choice" in err
 
 
 DOUDIZHU = [
@@ -176,15 +171,11 @@ def test_the_guandan_calculator_answers_the_issues_examples_through_the_command_
 
 
 def command_line(game: str, cases: list[tuple[str, dict]]) -> list[dict]:
-    """The replies of ``deckhand rules --game <game>`` to the cases' lines, run as a command."""
+    """The replies of ``deckhand rules --game <game>`` to the cases' lines (its ``main`` in this process;
+    test_console_script_one_line_out_per_line_in_exit_zero starts the command)."""
     text = "\n".join(line for line, _ in cases) + "\n"
-    out = subprocess.run(
-        [sys.executable, "-m", "deckhand_local.cli.main", "rules", "--game", game],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    code, out, err = run_cli("rules", "--game", game, stdin=text)
+    assert code == 0, err
     return [json.loads(line) for line in out.splitlines()]
 
 
