@@ -283,10 +283,10 @@ def race(bots: list[CheckersBot | None], seed: int) -> tuple[str | None, str, in
 
 def test_the_bot_fills_its_target_against_itself_in_a_strong_players_moves() -> None:
     bot = CheckersBot()
-    games = [race([bot, bot], seed) for seed in range(4)]
+    games = [race([bot, bot], seed) for seed in range(2)]  # the race plan makes a game about 4 s of CPU
     assert all(why in ("filled", "same_moves") for _, why, _ in games)  # never passive: homes empty early
-    # 32.75 and 33 with the endgame search; 33.25 and 34 without it (36.8 and 37 with the first costs)
-    assert statistics.mean(n for _, _, n in games) <= 33 and max(n for _, _, n in games) <= 34
+    # 32 and 33 with the race plan; 33 and 33 without it (on four games then: 32.75 and 33)
+    assert statistics.mean(n for _, _, n in games) <= 32 and max(n for _, _, n in games) <= 33
 
 
 def test_the_bot_beats_a_random_mover_from_either_seat() -> None:

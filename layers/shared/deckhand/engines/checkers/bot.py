@@ -13,7 +13,10 @@ nearest an empty target point, then to the lowest (from, to). A move that brings
 of its own pieces it had before is played only when every move does, so the endgame never cycles.
 Once at most six target points are empty, a search for the fewest moves that fill the target
 (``filling.py``) plays first, when it finds one in its node budget: greedy costs waste moves there
-(the race: 35.1 moves to fill instead of 35.6).
+(the race: 35.1 moves to fill instead of 35.6). Before that, once no opposing piece stands in the
+target, the bot plays the first move of a plan to fill it (``planning.py``, a beam search over its own
+moves, the opponent's pieces standing still), made again every move: the two-move look-ahead brings
+the last pieces home one slow step at a time.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ..contract import Action
 from .board import PASS, PLAY, SeatView, move, replay
 from .filling import finishing_move
 from .pieces import EMPTY, Pieces, destinations, reach
+from .planning import plan
 from .star import HOMES, POINTS, TARGETS, TIPS, cube, distance, name, parse_point
 
 HOME_EXTRA = 30  # what a piece on its own home costs beyond its distance (it must leave before round 30)
@@ -32,6 +36,8 @@ OFF_LINE = 3  # what each step away from the line through both tips costs, outsi
 FILL_HOLES = 6  # the endgame search starts when at most this many target points are empty,
 FILL_SPARE = 2  # finds fillings with at most this many moves beyond one per empty point,
 FILL_NODES = 1_000  # and looks at no more positions than this (else the costs decide)
+PLAN_WIDTH = 60  # the race's plan (no opposing piece in the target) keeps this many arrangements a move,
+PLAN_DEPTH = 25  # and looks this many moves ahead (else the costs decide)
 
 
 class Style(NamedTuple):
@@ -111,6 +117,9 @@ class CheckersBot:
         finish = finishing_move(pieces, side, FILL_HOLES, FILL_SPARE, FILL_NODES)
         if finish is not None:
             return finish
+        planned = plan(pieces, side, cost, PLAN_WIDTH, PLAN_DEPTH, before)
+        if planned:
+            return planned[0]
         mine = own(pieces, side)
         fresh = [(a, b) for a, b in options if mine - {a} | {b} not in before] or options
         fresh.sort(key=lambda m: (cost[m[1]] - cost[m[0]], m))
