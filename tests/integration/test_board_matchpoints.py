@@ -20,7 +20,7 @@ from deckhand.engines.registry import DUPLICATE_RULESETS, game
 from deckhand.service.boards import round_progress
 from deckhand.service.boards.round_items import store_round
 from deckhand.service.boards.round_progress import BoardKey
-from deckhand.service.duplicate import board_scores, rounds, scoring
+from deckhand.service.duplicate import board_scores, rounds, scoring, standings_store
 from deckhand.service.duplicate.standings_store import load_standings
 from deckhand.service.organiser.events import get_event
 from deckhand.service.storage.keys import META, event_pk, matchpoints_sk, player_sk, result_sk, round_sk
@@ -252,6 +252,9 @@ def one_round(backend: Any, monkeypatch: Any, seed: str) -> tuple[Synthetic, lis
 def test_a_boards_matchpoints_are_written_once_however_its_scorings_are_re_driven(
     backend, monkeypatch, redrives
 ):
+    # Parts, as a national field's board needs (10,000 results pass the 400 KB item limit), at this size.
+    monkeypatch.setattr(standings_store, "WHOLE_BYTES", 400)
+    monkeypatch.setattr(standings_store, "PART_CHARS", 300)
     event, due = one_round(backend, monkeypatch, f"redrive{redrives}")
     order = [payload for payload in due for _ in range(redrives)]
     random.Random(redrives).shuffle(order)
@@ -262,6 +265,7 @@ def test_a_boards_matchpoints_are_written_once_however_its_scorings_are_re_drive
     assert layout is not None
     keys = round_progress.board_keys(layout.board_shards)
     assert matchpoints_written(made) == {matchpoints_sk(1, k.group, k.board): 1 for k in keys}
+    assert all((MatchpointsItem.get(event_pk("cup"), sk).parts or 0) > 1 for sk in matchpoints_written(made))
     assert rounds.round_status("cup", 1)["status"] == "done"
     assert load_standings("cup", 1) == scoring.compute_standings(get_event("cup"), 1)
 
