@@ -46,10 +46,8 @@ from ..storage.models import (
     transaction,
 )
 from . import board_scores
-from .board_scores import AI_PLAYER, board_results
+from .board_scores import board_results
 from .standings_store import save_standings
-
-__all__ = ["AI_PLAYER", "board_results"]  # kept here too: where callers found them before board_scores
 
 
 def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> bool:
