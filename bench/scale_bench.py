@@ -21,10 +21,12 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +45,17 @@ class StorageCalls:
     def __init__(self) -> None:
         self.calls: Counter[str] = Counter()
         self.item_writes: Counter[tuple[str, str]] = Counter()
+        self.lock = threading.Lock()  # the scoring step's invocations run from a pool of threads
 
     def clear(self) -> None:
         self.calls.clear()
         self.item_writes.clear()
 
     def seen(self, operation: str, params: dict[str, Any]) -> None:
+        with self.lock:
+            self._seen(operation, params)
+
+    def _seen(self, operation: str, params: dict[str, Any]) -> None:
         self.calls[operation] += 1
         if operation in WRITES:
             self._write(params["Key"] if "Key" in params else params["Item"])
@@ -127,6 +134,13 @@ def main() -> int:
         "--ruleset", default=None, help="--pairs: the match rule set (default: the registry's first)"
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=8,
+        help="the tables' scoring invocations run from a pool of this many threads, as AWS runs each "
+        "its own invocation in parallel (1: one after the other, the bench before this option)",
+    )
+    parser.add_argument(
         "--database", nargs="+", default=["dynamodb-local"], choices=["dynamodb-local", "moto"]
     )
     args = parser.parse_args()
@@ -199,14 +213,16 @@ class Handlers:
         self.fns = {name: load_handler(name) for name in ("api", "deal", "score")}
         self.timings: dict[str, float] = {}
         self.invocations: Counter[str] = Counter()
+        self.lock = threading.Lock()  # invoked from the scoring step's pool of threads
 
     def invoke(self, name: str, payload: dict[str, Any]) -> None:
         from handlers import FakeContext
 
         start = time.perf_counter()
         self.fns[name].handler(json.loads(json.dumps(payload)), FakeContext())
-        self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
-        self.invocations[name] += 1
+        with self.lock:
+            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
+            self.invocations[name] += 1
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
         from handlers import FakeContext, api_event
@@ -226,6 +242,7 @@ class Timed:
         self.module, self.name = module, name
         self.original = getattr(module, name)
         self.seconds = 0.0
+        self.lock = threading.Lock()
 
     def __enter__(self) -> Timed:
         original = self.original
@@ -235,7 +252,8 @@ class Timed:
             try:
                 return original(*a, **k)
             finally:
-                self.seconds += time.perf_counter() - start
+                with self.lock:
+                    self.seconds += time.perf_counter() - start
 
         setattr(self.module, self.name, timed)
         return self
@@ -327,11 +345,13 @@ def run(args: argparse.Namespace, kind: str) -> None:
         api("POST", "/events/online/players", {"players": [{"id": f"P{i:05d}"} for i in range(args.players)]})
         print(
             f"Scale: {args.players} players, {-(-args.players // 4)} tables, {args.boards} boards a round, "
-            f"through the handlers ({label}) — seconds"
+            f"through the handlers ({label}), scoring {args.workers} invocations at a time — seconds"
         )
         storage = StorageCalls()
         lines = []
-        with storage.installed(), Timed(scoring, "compute_standings") as computing:
+        # The round's standings, computed by the scoring that finds the round complete (timed apart).
+        standings_step = "round_standings" if hasattr(scoring, "round_standings") else "compute_standings"
+        with storage.installed(), Timed(scoring, standings_step) as computing:
             for number in range(1, args.rounds + 1):
                 storage.clear()
                 fns.invocations.clear()
@@ -350,10 +370,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 storage.clear()
                 computing.take()
                 start = time.perf_counter()
-                for table, board in pairs:
-                    fns.invoke(
-                        "score", {"event_id": "online", "round": number, "table": table, "board": board}
-                    )
+                score_all(fns, number, pairs, args.workers)
                 ranking = computing.take()
                 scoring_s = time.perf_counter() - start - ranking
                 calls.update({f"score {k}": v for k, v in storage.calls.items()})
@@ -372,6 +389,19 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 lines.append(closing(number, deal, scoring_s, ranking, hottest))
         for line in lines:
             print(line)
+
+
+def score_all(fns: Handlers, number: int, pairs: list[tuple[str, str]], workers: int) -> None:
+    """Every table's boards through the score function: ``workers`` invocations at a time, as AWS runs
+    the tables' scorings in parallel (each its own invocation), in the order the tables finish here."""
+
+    def score(pair: tuple[str, str]) -> None:
+        table, board = pair
+        fns.invoke("score", {"event_id": "online", "round": number, "table": table, "board": board})
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for _ in pool.map(score, pairs):
+            pass  # an invocation's exception is raised here
 
 
 def match_ruleset(chosen: str | None) -> str:

@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ..engines.registry import game
-from ..engines.spec import BeatenCount
+from ..engines.spec import BeatenCount, StandingsRule
 from ..errors import DeckhandError
 from . import artificial
 from .artificial import Artificial
@@ -223,10 +223,29 @@ def standings(
     boards: Sequence[BoardResults], ruleset: str, ranking: str = COMPETITION
 ) -> tuple[list[Comparison], list[Standing]]:
     """Compare every board, total the rank points, rank the field and break ties by the rule set's chain."""
+    _duplicate_rule(ruleset)
+    return ranked(compare_boards(boards, ranking), boards, ruleset, ranking)
+
+
+def _duplicate_rule(ruleset: str) -> StandingsRule:
     rule = game(ruleset).standings  # the rule set's tie-break chain (RULES.md §1.3 table)
     if rule is None:
         raise DeckhandError(f"rule set {ruleset!r} is not played as a duplicate event: it ranks by matches")
-    comparisons = compare_boards(boards, ranking)
+    return rule
+
+
+def ranked(
+    comparisons: Sequence[Comparison],
+    boards: Sequence[BoardResults],
+    ruleset: str,
+    ranking: str = COMPETITION,
+) -> tuple[list[Comparison], list[Standing]]:
+    """The standings from boards already compared (``comparisons``: :func:`compare_boards` of ``boards``,
+    in its order — a service that matchpoints each board as it completes keeps them): totals, places
+    and the tie-break chain, which needs the whole field's results (``boards``: play times, table sums)."""
+    rule = _duplicate_rule(ruleset)
+    _check_boards(boards)
+    comparisons = list(comparisons)
     total: dict[str, int] = defaultdict(int)
     for c in comparisons:
         for o in c.outcomes:

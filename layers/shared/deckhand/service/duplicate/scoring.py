@@ -1,7 +1,9 @@
 """Board results in, round standings out (the competition core does the arithmetic).
 
 Recording a result is idempotent: the result item is written only if absent, in one transaction
-with the round's counter, so a retried invocation neither counts twice nor loses the result.
+with the round's counter, so a retried invocation neither counts twice nor loses the result. In a
+duplicate round the count is the board's: the scoring that completes a board matchpoints it
+(board_scores.py), and the one that completes the round ranks the field from those boards.
 """
 
 from __future__ import annotations
@@ -11,14 +13,14 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, TransactWriteError
 
-from ...competition.artificial import Artificial
 from ...competition.documents import results_document, standings_document
-from ...competition.standings import BoardResults, Result, standings
+from ...competition.standings import Comparison, Standing, ranked, standings
 from ..boards import round_progress
 from ..boards import store as board_store
 from ..boards.log import ended_unplayed
 from ..boards.records import add_duplicate_records
 from ..boards.round_items import revealed_rounds
+from ..boards.round_progress import BoardKey
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
@@ -38,13 +40,14 @@ from ..storage.models import (
     ActiveItem,
     BoardStateItem,
     EventItem,
+    ProgressItem,
     ResultItem,
     RoundItem,
     transaction,
 )
+from . import board_scores
+from .board_scores import board_results
 from .standings_store import save_standings
-
-AI_PLAYER = "AI"
 
 
 def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: str) -> bool:
@@ -52,15 +55,20 @@ def record_result(rt: Runtime, event_id: str, round_no: int, table: str, board: 
     item = board_store.load(event_id, round_no, table, board)
     if item is None or item.status != "ended":
         return False
-    recorded = store_result(item)
-    maybe_finish_round(rt, event_id, round_no, table)
+    top = round_progress.counter_layout(event_id, round_no)
+    recorded = store_result(item, top=top)
+    key = None if item.in_match else BoardKey(item.group, item.board)
+    maybe_finish_round(rt, event_id, round_no, table, key, top)
     return recorded
 
 
-def store_result(item: BoardStateItem, adjusted: dict[str, Any] | None = None) -> bool:
+def store_result(
+    item: BoardStateItem, adjusted: dict[str, Any] | None = None, top: ProgressItem | None = None
+) -> bool:
     """The result of an ended board, with the round's counter in one transaction: written once however
     often this runs. A board ended unplayed (service/refereeing/unplayed_boards.py) scores nothing, marked
-    ``not_played``; ``adjusted``: the referee's adjustment it is written with. True if written now."""
+    ``not_played``; ``adjusted``: the referee's adjustment it is written with; ``top``: the counter's
+    layout, if read (round_progress.counter_layout). True if written now."""
     event_id, round_no, table, board = item.event_id, item.round, item.table, item.board
     if ended_unplayed(item):
         result: dict[str, Any] = {"scores": [0] * len(item.players), "not_played": True}
@@ -83,7 +91,7 @@ def store_result(item: BoardStateItem, adjusted: dict[str, Any] | None = None) -
         with transaction() as tx:
             tx.save(result_item, condition=ResultItem.sk.does_not_exist())
             if not item.in_match:  # a match counts once, with the board that ended it (match_boards.py)
-                round_progress.count(tx, event_id, round_no, table)
+                round_progress.count(tx, event_id, round_no, table, BoardKey(item.group, board), top)
     except TransactWriteError:
         return False
     return True
@@ -94,29 +102,6 @@ def list_results(event_id: str, round_no: int | None = None) -> list[ResultItem]
     return list(ResultItem.query(event_pk(event_id), ResultItem.sk.startswith(prefix), consistent_read=True))
 
 
-def board_results(results: list[ResultItem]) -> list[BoardResults]:
-    """Results in the competition core's form; adjusted scores (referee) replace the played ones, and
-    an artificial score takes the table out of the board's comparison."""
-    grouped: dict[tuple[int, str, str], list[Result]] = {}
-    for r in results:
-        adjusted = r.adjusted or {}
-        scores = adjusted.get("scores") or r.scores
-        kinds = adjusted.get("artificial") or [None] * len(r.players)
-        for seat, player in enumerate(r.players):
-            grouped.setdefault((int(r.round), r.board, r.group), []).append(
-                Result(
-                    player or f"{AI_PLAYER}:{r.table}:{seat}",
-                    r.table,
-                    seat,
-                    scores[seat],
-                    r.play_time[seat],
-                    ai=not player,
-                    artificial=Artificial(kinds[seat]) if kinds[seat] and player else None,
-                )
-            )
-    return [BoardResults(b, rnd, g, tuple(rs)) for (rnd, b, g), rs in sorted(grouped.items())]
-
-
 def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
     """The standings after ``upto_round``; each player's registered ``name`` beside the id."""
     if event.match is not None:
@@ -125,7 +110,22 @@ def compute_standings(event: EventItem, upto_round: int) -> dict[str, Any]:
         return match_standings(event, upto_round)
     event_id = event_of(event.pk)
     boards = [b for b in board_results(list_results(event_id)) if b.round <= upto_round]
-    comparisons, table = standings(boards, event.ruleset, event.ranking)
+    return _document(event, *standings(boards, event.ruleset, event.ranking))
+
+
+def round_standings(event: EventItem, round_no: int) -> dict[str, Any]:
+    """The standings computed as round ``round_no`` ends: from its boards' matchpoints and those of the
+    rounds before (board_scores.py, read by key) — the same document as :func:`compute_standings` —
+    or, for rounds stored before boards were matchpointed apart (or a board's matchpoints older than a
+    referee's adjustment of it), from every result."""
+    if event.match is None:
+        found = board_scores.compared_rounds(event_of(event.pk), round_no, event.ranking)
+        if found is not None:
+            return _document(event, *ranked(found.comparisons, found.boards, event.ruleset, event.ranking))
+    return compute_standings(event, round_no)
+
+
+def _document(event: EventItem, comparisons: list[Comparison], table: list[Standing]) -> dict[str, Any]:
     names = {p["id"]: p["name"] for p in registrations(event)}
     return standings_document(comparisons, table, names)
 
@@ -190,15 +190,27 @@ def results_export(event: EventItem, upto_round: int | None = None) -> dict[str,
     return doc
 
 
-def maybe_finish_round(rt: Runtime, event_id: str, round_no: int, table: str | None = None) -> None:
+def maybe_finish_round(
+    rt: Runtime,
+    event_id: str,
+    round_no: int,
+    table: str | None = None,
+    board: BoardKey | None = None,
+    top: ProgressItem | None = None,
+) -> None:
     """When every table has finished every board: standings, the salt revealed, the event moves on.
 
     The round is marked done and the event moved on in one transaction, so no crash leaves one
     without the other. ``round_end`` is published by every call that finds the round done: a retry of
     the step that finished it publishes it again (the same message) rather than skipping it.
-    ``table``: the table whose board was just counted (only its shard of the count is read).
+    ``table``: the table whose board was just counted (only its shard of the count is read); ``board``:
+    that board (a duplicate round's: matchpointed if this completes it); ``top``: the counter's layout.
     """
-    if not round_progress.complete(event_id, round_no, table):
+    top = top or round_progress.counter_layout(event_id, round_no)
+    if top is not None and top.board_shards:
+        if not _boards_scored(event_id, round_no, table, board, top):
+            return  # the common case: one small read
+    elif not round_progress.complete(event_id, round_no, table):
         return  # the common case: two small reads
     try:
         r = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
@@ -206,7 +218,7 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int, table: str | N
         return
     if r.status == "playing":
         event = get_event(event_id)
-        doc = compute_standings(event, round_no)
+        doc = round_standings(event, round_no)
         save_standings(event_id, round_no, doc)
         _finish_round(event, r, round_no)
     event = get_event(event_id)
@@ -215,6 +227,30 @@ def maybe_finish_round(rt: Runtime, event_id: str, round_no: int, table: str | N
     rt.publisher.publish(
         event_topic(event_id), {"t": "round_end", "r": round_no, "commit": r.commitment, "salt": r.salt}
     )
+
+
+def _boards_scored(
+    event_id: str, round_no: int, table: str | None, board: BoardKey | None, top: ProgressItem
+) -> bool:
+    """A duplicate round: the board just counted matchpointed if that completed it; True when every
+    board of the round is. Without a board (the timers' sweep, a referee's unplayed board): every
+    complete board not yet matchpointed is, found from the round's board counts."""
+    if table is not None and board is not None:
+        state = round_progress.board_counted(event_id, round_no, table, board, top)
+        return state.complete and _score_board(event_id, round_no, board, state.rev)
+    if round_progress.complete(event_id, round_no):
+        return True
+    finished = False
+    for key, state in round_progress.complete_boards(event_id, round_no).items():
+        finished = _score_board(event_id, round_no, key, state.rev) or finished
+    return finished
+
+
+def _score_board(event_id: str, round_no: int, board: BoardKey, rev: int) -> bool:
+    """Matchpoint a complete board (once: board_scores.score_board) and mark it scored in the round's
+    counter (also when another scoring wrote it: that one may have stopped before marking it)."""
+    board_scores.score_board(event_id, round_no, board, rev, get_event(event_id).ranking)
+    return round_progress.board_scored(event_id, round_no, board)
 
 
 def _pair_next(event_id: str, round_no: int) -> None:
@@ -258,8 +294,12 @@ def _finish_round(event: EventItem, r: RoundItem, round_no: int) -> None:
             raise
 
 
-def recompute_latest_standings(event_id: str) -> None:
-    """After a referee adjustment: the stored standings of every finished round are recomputed."""
+def recompute_latest_standings(event_id: str, adjusted: tuple[int, str, str] | None = None) -> None:
+    """After a referee adjustment: the stored standings of every finished round are recomputed.
+    ``adjusted``: the (round, group, board) whose result changed — its matchpoints are computed again
+    (under a newer ``rev``: none computed from the results as they were can overwrite them)."""
+    if adjusted is not None:
+        _rescore(event_id, *adjusted)
     event = get_event(event_id)
     for n in range(1, event.current_round + 1):
         try:
@@ -268,3 +308,13 @@ def recompute_latest_standings(event_id: str) -> None:
             continue
         if r.status == "done":
             save_standings(event_id, n, compute_standings(event, n))
+
+
+def _rescore(event_id: str, round_no: int, group: str, board: str) -> None:
+    top = round_progress.counter_layout(event_id, round_no)
+    if top is None or not top.board_shards:
+        return  # a round of matches, or stored before boards were matchpointed apart
+    key = BoardKey(group, board)
+    state = round_progress.board_adjusted(event_id, round_no, key, top)
+    if state.complete:  # else its last table's scoring matchpoints it, from the adjusted result
+        board_scores.score_board(event_id, round_no, key, state.rev, get_event(event_id).ranking)

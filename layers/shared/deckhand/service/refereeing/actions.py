@@ -168,7 +168,7 @@ def _adjust(event_id: str, action: dict[str, Any], by: str) -> None:
     # ``was``: the scores played (result.scores never changes), also after an earlier adjustment.
     result.adjusted = {"scores": scores, "reason": action["reason"], "by": by, "was": played}
     result.save()
-    recompute_latest_standings(event_id)
+    recompute_latest_standings(event_id, adjusted=(int(result.round), result.group, result.board))
 
 
 def audit_log(event_id: str) -> list[dict[str, Any]]:

@@ -37,14 +37,14 @@ def give(rt: Runtime, event_id: str, action: dict[str, Any], by: str) -> None:
         if item.status != "ended" or ended_unplayed(item):  # (ended unplayed: a retry finishes it)
             item = unplayed_boards.end_unplayed(rt, item, by, adjusted)
             if ended_unplayed(item):
-                recompute_latest_standings(event_id)
+                recompute_latest_standings(event_id, adjusted=(item.round, item.group, item.board))
                 return
         scoring.record_result(rt, *where)  # played to its end: scored as played, then marked
         result = _stored(*where)
         assert result is not None, "an ended board's result is stored by then"
     result.adjusted = _adjusted(event_id, action, by, result.players, list(result.scores))
     result.save()
-    recompute_latest_standings(event_id)
+    recompute_latest_standings(event_id, adjusted=(int(result.round), result.group, result.board))
 
 
 def _adjusted(

@@ -134,6 +134,31 @@ def progress_shard_sk(round_no: int, shard: int) -> str:
     return f"{progress_shard_prefix(round_no)}{shard:03d}"
 
 
+def board_progress_sk(round_no: int, group: str, board: str) -> str:
+    """A board's completion in one group: the set of its shards whose tables have all finished it."""
+    return f"{progress_sk(round_no)}#B{group}#{board}"
+
+
+def board_progress_prefix(round_no: int) -> str:
+    """Every board's completion item and count shards of the round."""
+    return f"{progress_sk(round_no)}#B"
+
+
+def board_shard_sk(round_no: int, group: str, board: str, shard: int) -> str:
+    """One shard of the count of a board's tables (in one group) that have finished it."""
+    return f"{board_progress_sk(round_no, group, board)}#S{shard:03d}"
+
+
+def matchpoints_sk(round_no: int, group: str, board: str) -> str:
+    """A board's comparison in one group, written once all its tables have finished it."""
+    return f"MATCHPOINTS#{round_key(round_no)}#{group}#{board}"
+
+
+def part_sk(head_sk: str, digest: str, part: int) -> str:
+    """One part of a document too large for its item (``head_sk``'s), keyed by the whole one's digest."""
+    return f"{head_sk}#{digest}#P{part:03d}"
+
+
 def deal_sk(round_no: int, group: int | str, board: str) -> str:
     return f"DEAL#{round_key(round_no)}#{group}#{board}"
 
@@ -152,7 +177,7 @@ def standings_sk(round_no: int) -> str:
 
 
 def standings_part_sk(round_no: int, digest: str, part: int) -> str:
-    return f"{standings_sk(round_no)}#{digest}#P{part:03d}"
+    return part_sk(standings_sk(round_no), digest, part)
 
 
 def active_sk(event_id: str, round_no: int) -> str:

@@ -16,6 +16,7 @@ from pynamodb.attributes import (
     BooleanAttribute,
     NumberSetAttribute,
     UnicodeAttribute,
+    UnicodeSetAttribute,
     VersionAttribute,
 )
 from pynamodb.attributes import JSONAttribute as _JSONAttribute
@@ -209,17 +210,31 @@ class ProgressItem(_Base):
 
     Counted in shards (service/boards/round_progress.py): ``shard_totals`` the boards each shard counts,
     ``shards_done`` the shards whose count is complete. A round stored without them counts here, in
-    ``boards_done``."""
+    ``boards_done``. A duplicate round is counted board by board instead: ``board_shards`` its boards and
+    each group's shard totals (tables a shard counts), ``boards_scored`` the boards ("<group>#<board>")
+    whose matchpoints are written."""
 
     boards_total = IntAttribute()
     boards_done = IntAttribute(default=0)
     shard_totals = JSONAttribute(null=True)
     shards_done = NumberSetAttribute(null=True)
+    board_shards = JSONAttribute(null=True)  # {"boards": [...], "groups": {"<group>": [tables a shard]}}
+    boards_scored = UnicodeSetAttribute(null=True)
+
+
+class BoardProgressItem(_Base):
+    """pk EVENT#<id>, sk PROGRESS#<nnn>#B<group>#<board>: a board's completion in one group — the shards
+    whose tables have all finished it (a set: a retry adds nothing), and ``rev``, the referee's
+    adjustments of its results so far (its matchpoints are written again, under a newer ``rev``)."""
+
+    shards_done = NumberSetAttribute(null=True)
+    rev = IntAttribute(default=0)
 
 
 class ProgressShardItem(_Base):
     """pk EVENT#<id>, sk PROGRESS#<nnn>#S<sss>: one shard of the round's count of scored boards, so the
-    tables' results are counted into many small items, not one hot one."""
+    tables' results are counted into many small items, not one hot one; in a duplicate round, sk
+    PROGRESS#<nnn>#B<group>#<board>#S<sss>: one shard of a board's count of tables that finished it."""
 
     boards_done = IntAttribute(default=0)
 
@@ -344,8 +359,21 @@ class StandingsItem(_Base):
     digest = UnicodeAttribute(null=True)
 
 
-class StandingsPartItem(_Base):
-    """pk EVENT#<id>, sk STANDINGS#<nnn>#<digest>#P<ppp>: one part of a large standings document's JSON."""
+class MatchpointsItem(_Base):
+    """pk EVENT#<id>, sk MATCHPOINTS#<nnn>#<group>#<board>: one board's comparison in one group (every
+    table's result and the matchpoints, places and rank points of each seat's comparison), written once
+    its last table has finished it, under ``rev`` (its BoardProgressItem's when computed: a referee's
+    adjustment writes it again). Large ones in parts, as the standings (``parts``, ``digest``)."""
+
+    document = JSONAttribute()
+    parts = IntAttribute(null=True)
+    digest = UnicodeAttribute(null=True)
+    rev = IntAttribute(default=0)
+
+
+class PartItem(_Base):
+    """pk EVENT#<id>, sk <head's sk>#<digest>#P<ppp> (STANDINGS#<nnn>… or MATCHPOINTS#<nnn>#<group>#<board>…):
+    one part of a large document's JSON."""
 
     chunk = UnicodeAttribute()
 
@@ -388,13 +416,15 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     RoundItem,
     ProgressItem,
     ProgressShardItem,
+    BoardProgressItem,
     DealItem,
     BoardStateItem,
     MatchItem,
     PairingItem,
     ResultItem,
     StandingsItem,
-    StandingsPartItem,
+    MatchpointsItem,
+    PartItem,
     AuditItem,
     ActiveItem,
     KeptItem,
