@@ -4,12 +4,15 @@ a board already under play is never written over by a deal dealt again, nor by a
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
 from backend import SEEDED, Backend, Crash, create_table, prepare, setup_moto_env
+from deckhand.engines.registry import RULESETS, game
+from deckhand.engines.spec import Competition
 from deckhand.service.duplicate import rounds
-from deckhand.service.organiser import events
+from deckhand.service.organiser import events, pairs
 from deckhand.service.storage import batches
 from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk
 from deckhand.service.storage.models import BoardStateItem, DealItem, shared_connection
@@ -24,6 +27,22 @@ def table_items() -> list[dict[str, Any]]:
     client = shared_connection().client
     items = client.scan(TableName=BoardStateItem.Meta.table_name)["Items"]
     return sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
+
+
+def differences(items: list[dict[str, Any]], expected: list[dict[str, Any]]) -> dict[str, Any]:
+    """(pk, sk) → the attributes that differ (or the item, where only one side has it)."""
+    mine = {(i["pk"]["S"], i["sk"]["S"]): i for i in items}
+    theirs = {(i["pk"]["S"], i["sk"]["S"]): i for i in expected}
+    out: dict[str, Any] = {}
+    for key in sorted(mine.keys() | theirs.keys()):
+        a, b = mine.get(key), theirs.get(key)
+        if a is None or b is None:
+            out["#".join(key)] = "missing" if a is None else "extra"
+        elif a != b:
+            out["#".join(key)] = {
+                k: (a.get(k), b.get(k)) for k in a.keys() | b.keys() if a.get(k) != b.get(k)
+            }
+    return out
 
 
 @pytest.fixture
@@ -61,17 +80,42 @@ class Batches:
         raise Crash(f"the deal dies at batch {self.calls}")
 
 
-def dealt_cup(b: Backend, counter: Batches, kill_at: int = 0, after: bool = False) -> list[dict[str, Any]]:
-    """The cup's round 1 dealt (killed at batch ``kill_at`` and dealt again): every item of the table."""
+def cup(b: Backend) -> str:
     prepare(b, **SEEDED)
+    return "cup"
+
+
+def league(b: Backend) -> str:
+    """A Swiss of five pairs of the first rule set that runs matches: two matches and a bye."""
+    ruleset = next(r for r in RULESETS if game(r).competition is Competition.MATCH)
+    events.create_event(
+        {
+            "event_id": "league", "name": "Pairs", "ruleset": ruleset, "grade": "unrated", "rounds": 2,
+            "start": date(2026, 12, 14), "seed": "league", "deal_seed": "league", "match": {"format": "swiss"},
+            "options": {"end_mode": "boards", "boards": 2},
+        }
+    )  # fmt: skip
+    pairs.register_pairs(
+        "league", [{"id": p, "players": [{"id": f"{p}1"}, {"id": f"{p}2"}]} for p in "NESWC"]
+    )
+    things = [f"hs-{t}-{s}" for t in "AB" for s in range(4)]
+    events.register_tables("league", [{"id": "A", "seats": things[:4]}, {"id": "B", "seats": things[4:]}])
+    return "league"
+
+
+def dealt(
+    b: Backend, counter: Batches, event: Any, kill_at: int = 0, after: bool = False
+) -> list[dict[str, Any]]:
+    """``event``'s round 1 dealt (killed at batch ``kill_at`` and dealt again): every item of the table."""
+    event_id = event(b)
     counter.calls, counter.kill_at, counter.after = 0, kill_at, after
     if kill_at:
         with pytest.raises(Crash):
-            rounds.request_next_round(b.rt, "cup")
+            rounds.request_next_round(b.rt, event_id)
         counter.kill_at = 0
-        rounds.retry_deal(b.rt, "cup", 1)
+        rounds.retry_deal(b.rt, event_id, 1)
     else:
-        rounds.request_next_round(b.rt, "cup")
+        rounds.request_next_round(b.rt, event_id)
     return table_items()
 
 
@@ -84,17 +128,22 @@ def wipe() -> None:
     events._DEVICE_CACHE.clear()
 
 
-def test_a_deal_killed_at_any_batch_and_dealt_again_ends_as_one_never_killed(small_batches, monkeypatch):
+# The cup: the round, 1 of deals, 2 reads and 2 writes of boards, 1 of starts; the league: the round,
+# 1 read and 1 write of matches, 1 of deals, 1 read and 1 write of boards, the bye's read and write, 1 of starts.
+@pytest.mark.parametrize(("event", "batches_made"), [(cup, 7), (league, 9)], ids=["duplicate", "matches"])
+def test_a_deal_killed_at_any_batch_and_dealt_again_ends_as_one_never_killed(
+    small_batches, monkeypatch, event, batches_made
+):
     counter = Batches(monkeypatch)
     with mock_aws():
         create_table()
-        whole = dealt_cup(Backend(), counter)
-        batches_made = counter.calls
-        assert batches_made == 7  # the round, 1 of deals, 2 reads and 2 writes of boards, 1 of starts
+        whole = dealt(Backend(), counter, event)
+        assert counter.calls == batches_made
         # Killed before each batch is sent, and after the last is written (before it is answered).
         for kill_at, after in [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)]:
             wipe()
-            assert dealt_cup(Backend(), counter, kill_at, after) == whole, (kill_at, after)
+            items = dealt(Backend(), counter, event, kill_at, after)
+            assert items == whole, (kill_at, after, differences(items, whole))
 
 
 def test_a_board_under_play_is_left_as_it_is_by_a_deal_dealt_again(backend):
