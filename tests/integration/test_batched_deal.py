@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from backend import SEEDED, Backend, Crash, create_table, prepare, setup_moto_env
+from backend import SEEDED, THINGS, Backend, Crash, create_table, prepare, setup_moto_env
 from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition
 from deckhand.service.duplicate import rounds
@@ -228,3 +228,27 @@ def test_an_item_stored_by_a_racing_writer_is_kept_and_the_rest_written(backend,
         "playing",
         "waiting",
     ]
+
+
+def test_the_seated_devices_are_read_in_one_batch_not_one_by_one(backend, monkeypatch):
+    """Each board carries its devices' languages: a cold deal read every device alone (10,000 reads at
+    2,500 tables of handsets); now one BatchGetItem of 100 devices a call."""
+    from deckhand.service.storage.models import DeviceItem
+
+    prepare(backend, **SEEDED)
+    events.remember_lang(THINGS[5], events.get_device(THINGS[5]), "zh-CN")  # type: ignore[arg-type]
+    events._DEVICE_CACHE.clear()  # a cold Lambda
+    read_alone: list[str] = []
+    get = DeviceItem.get.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[DeviceItem], pk: str, *args: Any, **kwargs: Any) -> DeviceItem:
+        read_alone.append(pk)
+        return get(cls, pk, *args, **kwargs)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(DeviceItem, "get", classmethod(counted))
+    rounds.request_next_round(backend.rt, "cup")
+    assert read_alone == []
+    table_b = next(e for e in rounds.get_round("cup", 1).seating if THINGS[5] in e["devices"])
+    assert BoardStateItem.get(board_pk("cup", 1, table_b["table"], "2"), STATE).langs == {
+        str(table_b["devices"].index(THINGS[5])): "zh-CN"
+    }

@@ -36,6 +36,7 @@ from ..organiser.events import (
     get_event,
     list_players,
     list_tables,
+    read_devices,
     things_taken,
 )
 from ..organiser.player_links import devices_of, link_things
@@ -207,6 +208,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         ]
     )
     names = player_names(event_id, False)
+    read_devices([t for entry in round_item.seating for t in entry["devices"]])  # their languages
     made: list[BoardStateItem] = []
     for entry in round_item.seating:
         for position, b in enumerate(boards):

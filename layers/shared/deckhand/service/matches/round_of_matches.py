@@ -36,7 +36,14 @@ from ..boards.round_items import round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
-from ..organiser.events import Conflict, device_langs, event_id_of, list_tables, things_taken
+from ..organiser.events import (
+    Conflict,
+    device_langs,
+    event_id_of,
+    list_tables,
+    read_devices,
+    things_taken,
+)
 from ..organiser.match_settings import DEFAULT_MAX_GAMES, KnockoutDraw, MatchFormat, MatchSettings
 from ..organiser.pairs import entrants, list_teams, seat_holders
 from ..organiser.player_links import devices_of, link_things
@@ -305,6 +312,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     batches.put_all(
         [deal_item(event_id, round_no, m.table, 1, o) for m, o in zip(matches, orders, strict=True)]
     )
+    read_devices([t for m in matches for t in m.devices])  # their languages, for the boards
     boards = [
         board_item(
             event_id,
