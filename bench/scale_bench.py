@@ -129,6 +129,9 @@ def main() -> int:
         "--pairs", type=int, default=0, help="a Swiss of matches of this many pairs instead of players"
     )
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--deal-only", action="store_true", help="round 1's seating or pairing and dealing only, then stop"
+    )
     parser.add_argument("--boards", type=int, default=2, help="boards per round (per match with --pairs)")
     parser.add_argument(
         "--ruleset", default=None, help="--pairs: the match rule set (default: the registry's first)"
@@ -321,6 +324,12 @@ def closing(number: int, deal: float, scoring_s: float, ranking: float, hottest:
     )
 
 
+def deal_only(seconds: float, cpu: float, calls: Counter[str]) -> None:
+    """``--deal-only``: round 1's seating or pairing and dealing, its time, CPU and DynamoDB calls."""
+    print(f"  round 1: seat+deal {seconds:.1f} s (CPU {cpu:.1f} s)")
+    print("    DynamoDB calls:", ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
+
+
 def run(args: argparse.Namespace, kind: str) -> None:
     quiet_handlers()
     from deckhand.service.duplicate import rounds, scoring
@@ -357,10 +366,12 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 fns.invocations.clear()
                 published = len(publisher.sent)
                 calls: Counter[str] = Counter()
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 api("POST", "/events/online/rounds")  # the deal function runs (synchronously here)
-                deal = time.perf_counter() - start
+                deal, cpu = time.perf_counter() - start, time.process_time() - cpu  # CPU: the handlers'
                 calls.update({f"seat+deal {k}": v for k, v in storage.calls.items()})
+                if getattr(args, "deal_only", False):  # callers that build their own arguments
+                    return deal_only(deal, cpu, calls)
                 r = rounds.get_round("online", number)
                 pairs = [(e["table"], b) for e in r.seating for b in r.boards]
                 storage.clear()
@@ -381,7 +392,7 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 ranking += time.perf_counter() - start
                 assert len(standings["standings"]) == args.players
                 print(
-                    f"  round {number}: seat+deal {deal:.1f} s, play (bot, not counted) {play:.1f} s, "
+                    f"  round {number}: seat+deal {deal:.1f} s (CPU {cpu:.1f} s), play (bot, not counted) {play:.1f} s, "
                     f"score {len(pairs)} boards {scoring_s:.1f} s, standings {ranking:.1f} s",
                     flush=True,
                 )
@@ -481,11 +492,13 @@ def run_pairs(args: argparse.Namespace, kind: str) -> None:
                 published = len(publisher.sent)
                 calls: Counter[str] = Counter()
                 writes: Counter[tuple[str, str]] = Counter()
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 api("POST", "/events/online/rounds")  # pairing (round 1) and the matches' first boards
-                deal = time.perf_counter() - start + paired
+                deal, cpu = time.perf_counter() - start + paired, time.process_time() - cpu
                 this_pairing, paired = paired, 0.0
                 calls.update({f"pair+deal {k}": v for k, v in storage.calls.items()})
+                if getattr(args, "deal_only", False):  # callers that build their own arguments
+                    return deal_only(deal, cpu, calls)
                 writes.update(storage.item_writes)
                 r = rounds.get_round("online", number)
                 tables = [e["table"] for e in r.seating]
@@ -507,7 +520,7 @@ def run_pairs(args: argparse.Namespace, kind: str) -> None:
                 assert len(standings["standings"]) == args.pairs
                 print(
                     f"  round {number}: pair+deal {deal:.1f} s (of it the pairing, as the round before "
-                    f"ended, {this_pairing:.1f}), play {len(tables)} matches, {played} boards (bot, not "
+                    f"ended, {this_pairing:.1f}; the deal's CPU {cpu:.1f} s), play {len(tables)} matches, {played} boards (bot, not "
                     f"counted) {play:.1f} s, results {scoring_s:.1f} s, standings {ranking:.1f} s; "
                     f"the next pairing {paired:.1f} s",
                     flush=True,

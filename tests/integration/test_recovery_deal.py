@@ -24,7 +24,7 @@ from backend import (
 from deckhand.service import api
 from deckhand.service.duplicate import rounds
 from deckhand.service.organiser import events
-from deckhand.service.storage.models import DealItem
+from deckhand.service.storage import batches
 from deckhand_local.cli import events_cli
 from deckhand_local.cli.main import main
 from deckhand_local.venue.api_client import ApiError
@@ -72,18 +72,20 @@ def test_too_few_tables_put_the_event_back_with_the_reason(reference, backend):
 
 def test_a_deal_that_crashed_is_dealt_again_by_the_organiser(reference, backend, monkeypatch):
     bots = register(backend, [TABLE_A, TABLE_B])
-    save = DealItem.save
-    saved: list[str] = []
+    send = batches._send
+    calls: list[str] = []
 
-    def failing(item: DealItem, *args: Any, **kwargs: Any) -> Any:
-        saved.append(item.sk)
-        if len(saved) == 2:  # half the deals written, the round item already there
+    def failing(operation: str, **request: Any) -> Any:
+        calls.append(operation)
+        if operation == "batch_get_item":  # the deals written, the round item already there
             raise Crash("the deal invocation dies")
-        return save(item, *args, **kwargs)
+        return send(operation, **request)
 
-    monkeypatch.setattr(DealItem, "save", failing)
+    monkeypatch.setattr(batches, "_send", failing)
     with pytest.raises(Crash):
         rounds.request_next_round(backend.rt, "cup")
+    assert calls == ["batch_write_item", "batch_get_item"]
+    monkeypatch.setattr(batches, "_send", send)
     assert events.get_event("cup").status == "dealing"
     with pytest.raises(events.Conflict, match="while the event is dealing"):
         rounds.request_next_round(backend.rt, "cup")

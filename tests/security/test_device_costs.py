@@ -89,6 +89,7 @@ def test_a_hello_before_the_table_s_board_starts_reveals_no_board(moto_table, mo
     b = Backend()
     prepare(b, boards_per_round=3)
     monkeypatch.setattr(board_progress, "start_board", lambda *a, **k: False)
+    monkeypatch.setattr(board_progress, "start_boards", lambda *a, **k: None)  # the deal's, batched
     rounds.request_next_round(b.rt, "cup")
     assert all(board_store.load("cup", 1, "A", board).status == "waiting" for board in "123")
     assert b.send("dealer-A", {"t": "hello", "msg": "h"})["status"] == "accepted"

@@ -5,15 +5,16 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist
+from pynamodb.exceptions import DoesNotExist, TransactWriteError
 
 from ...engines.common.cards import format_cards
 from ...engines.registry import game
 from ..infra import outgoing
 from ..infra.messaging import down_topic
 from ..infra.runtime import Runtime
+from ..storage.batches import transaction_groups
 from ..storage.keys import deal_sk, event_pk
-from ..storage.models import BoardStateItem, DealItem
+from ..storage.models import BoardStateItem, DealItem, transaction
 from . import store as board_store
 from . import table as tableboard
 from . import views as board_views
@@ -44,23 +45,58 @@ def start_board(
     True if this call started it. ``resend``: views go out again when the board had started already
     (a retried deal); a re-drive after a crash (:func:`start_next`) sends them only when it starts.
     ``langs``: the board before's devices' languages, newer than those the board was made with."""
+    item, started = board_store.transact((event_id, round_no, table, board), lambda i: _begin(i, langs))
+    _announce(rt, item, started, resend)
+    return started
 
-    def change(item: BoardStateItem) -> bool | Unchanged[bool]:
+
+def start_boards(rt: Runtime, items: list[BoardStateItem]) -> None:
+    """Begin many boards just read or written (a round's first boards) as :func:`start_board` begins
+    each (``resend``), their writes batched: a transaction of up to 100 puts, each conditional on its
+    board's version as read. A board that moved on meanwhile (its transaction refused) or ends as it
+    begins (a match's end is its own transaction) is begun alone by :func:`start_board`, read afresh."""
+    begun: list[BoardStateItem] = []
+    alone: list[BoardStateItem] = []
+    for item in items:
         if item.status != "waiting":
-            return Unchanged(False)
-        if langs:
-            item.langs = {**(item.langs or {}), **langs}
-        tableboard.start(item)
-        return True
+            _announce(rt, item, False, True)  # a retried deal: its views again
+            continue
+        _begin(item, None)
+        (alone if item.status == "ended" else begun).append(item)
+    for group in transaction_groups(begun):
+        try:
+            with transaction() as tx:
+                for item in group:
+                    tx.save(item)  # on the version read: a board changed since is refused
+        except TransactWriteError as exc:
+            if exc.cause_response_code != "TransactionCanceledException":
+                raise
+            alone += group
+            continue
+        for item in group:
+            _announce(rt, item, True, True)
+    for item in alone:
+        start_board(rt, item.event_id, item.round, item.table, item.board)
 
-    item, started = board_store.transact((event_id, round_no, table, board), change)
+
+def _begin(item: BoardStateItem, langs: dict[str, str] | None) -> bool | Unchanged[bool]:
+    """The change that begins a waiting board (nothing to write for one begun already)."""
+    if item.status != "waiting":
+        return Unchanged(False)
+    if langs:
+        item.langs = {**(item.langs or {}), **langs}
+    tableboard.start(item)
+    return True
+
+
+def _announce(rt: Runtime, item: BoardStateItem, started: bool, resend: bool) -> None:
+    """What a board's start sends once it is stored: the deal order, its pacing, the views."""
     if started:
         send_deal_order(rt, item)
         if item.deal_from and item.deal_ms:
             rt.invoke(PACE, pace_request(item))  # the server gives this board's cards out (pacing.py)
     if (started or resend) and not ended_unplayed(item):  # ended unplayed: its next one began with it
         after_change(rt, item)
-    return started
 
 
 def start_next(rt: Runtime, item: BoardStateItem) -> bool:

@@ -36,9 +36,11 @@ from ..organiser.events import (
     get_event,
     list_players,
     list_tables,
+    read_devices,
     things_taken,
 )
 from ..organiser.player_links import devices_of, link_things
+from ..storage import batches
 from ..storage.keys import (
     ACTIVE,
     STATE,
@@ -197,10 +199,17 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         for group in range(1, event.groups + 1)
         for b in boards
     }
-    for key, order in deals.items():
-        group, b = key.split("/")
-        DealItem(event_pk(event_id), deal_sk(round_no, group, b), order=order).save()
+    # The deals and boards in batched writes (storage/batches.py): a deal is fixed by the round's secret
+    # (written again, unchanged); a board is written only where none is, never over one under play.
+    batches.put_all(
+        [
+            DealItem(event_pk(event_id), deal_sk(round_no, *key.split("/")), order=o)
+            for key, o in deals.items()
+        ]
+    )
     names = player_names(event_id, False)
+    read_devices([t for entry in round_item.seating for t in entry["devices"]])  # their languages
+    made: list[BoardStateItem] = []
     for entry in round_item.seating:
         for position, b in enumerate(boards):
             order = deals[f"{entry['group']}/{b}"]
@@ -232,9 +241,8 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 play_ms=[0] * g.seats,
                 commitment=round_item.commitment,
             )
-            # A retried deal finds the board already there, identical by construction.
-            with contextlib.suppress(PutError):
-                item.save(condition=BoardStateItem.pk.does_not_exist())
+            made.append(item)
+    stored = batches.put_absent(made)  # a retried deal finds its boards there, as they are now
     ActiveItem(ACTIVE, active_sk(event_id, round_no), event_id=event_id, round=round_no).save()
     if event.status == "dealing":
         event.status = "playing"
@@ -243,8 +251,9 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         event_topic(event_id),
         {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": boards},
     )
-    for entry in round_item.seating:
-        board_progress.start_board(rt, event_id, round_no, entry["table"], boards[0])
+    board_progress.start_boards(
+        rt, [stored[(board_pk(event_id, round_no, e["table"], boards[0]), STATE)] for e in round_item.seating]
+    )
     return round_item
 
 

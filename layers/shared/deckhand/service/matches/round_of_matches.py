@@ -36,10 +36,18 @@ from ..boards.round_items import round_salt, store_round, stored_round
 from ..infra.clock import now_ms
 from ..infra.messaging import event_topic
 from ..infra.runtime import Runtime
-from ..organiser.events import Conflict, device_langs, event_id_of, list_tables, things_taken
+from ..organiser.events import (
+    Conflict,
+    device_langs,
+    event_id_of,
+    list_tables,
+    read_devices,
+    things_taken,
+)
 from ..organiser.match_settings import DEFAULT_MAX_GAMES, KnockoutDraw, MatchFormat, MatchSettings
 from ..organiser.pairs import entrants, list_teams, seat_holders
 from ..organiser.player_links import devices_of, link_things
+from ..storage import batches
 from ..storage.keys import (
     ACTIVE,
     active_sk,
@@ -255,6 +263,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     )  # fmt: skip
     numbers = draw_numbers(event, settings)
     handsets = {table_of(t.sk): list(t.seats) for t in list_tables(event_id)} if g.position else {}
+    made: list[MatchItem] = []
     for i, row in enumerate(round_item.seating):
         options_json = round_options(g, event.options, i in undrawn)
         match = MatchItem(
@@ -293,12 +302,19 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             started_at=round_item.started_at,
             clock_ends_at=round_item.started_at + minutes * 60_000 if minutes else 0,
         )
-        with contextlib.suppress(PutError):  # a retried deal finds it there, identical
-            match.save(condition=MatchItem.sk.does_not_exist())
-        match = MatchItem.get(event_pk(event_id), match_sk(round_no, row["table"]), consistent_read=True)
-        order = match_deal(round_item.salt, match.number, 1, g, settings.same_boards)
-        deal_item(event_id, round_no, match.table, 1, order).save()
-        first = board_item(
+        made.append(match)
+    # In batched writes (storage/batches.py), the matches and their first boards written only where
+    # none is (a retried deal finds them as they are now: a board under play stays), the deals (fixed
+    # by the round's secret) again.
+    stored = batches.put_absent(made)
+    matches = [stored[batches.key_of(m)] for m in made]
+    orders = [match_deal(round_item.salt, m.number, 1, g, settings.same_boards) for m in matches]
+    batches.put_all(
+        [deal_item(event_id, round_no, m.table, 1, o) for m, o in zip(matches, orders, strict=True)]
+    )
+    read_devices([t for m in matches for t in m.devices])  # their languages, for the boards
+    boards = [
+        board_item(
             event_id,
             match,
             1,
@@ -309,30 +325,33 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
             langs=device_langs(list(match.devices)),
             first=first_mover(match, g, round_item.salt, 1),
         )
-        with contextlib.suppress(PutError):
-            first.save(condition=first.__class__.pk.does_not_exist())
+        for match, order in zip(matches, orders, strict=True)
+    ]
+    firsts = batches.put_absent(boards)
     # Scored without a table: a game a withdrawn pair forfeits, and the bye (RULES.md §4.3).
     lp = list(forfeit_points(g, options))
     unplayed = [(forfeit_sk(round_no, w), [w, x], "forfeit") for w, x in round_item.forfeits or []]
     unplayed += [(bye_sk(round_no, team), [team, None], "bye") for team in round_item.byes or []]
-    for key, sides, kind in unplayed:
-        scored = MatchItem(
-            event_pk(event_id),
-            key,
-            round=round_no,
-            table="",
-            number=0,
-            pairs=sides,
-            players=[],
-            devices=[],
-            boards=[],
-            games=[],
-            status="done",
-            started_at=round_item.started_at,
-            result={"mp": [2, 0], "lp": lp, "kind": kind},
-        )
-        with contextlib.suppress(PutError):  # a retried deal finds it there
-            scored.save(condition=MatchItem.sk.does_not_exist())
+    batches.put_absent(
+        [
+            MatchItem(
+                event_pk(event_id),
+                key,
+                round=round_no,
+                table="",
+                number=0,
+                pairs=sides,
+                players=[],
+                devices=[],
+                boards=[],
+                games=[],
+                status="done",
+                started_at=round_item.started_at,
+                result={"mp": [2, 0], "lp": lp, "kind": kind},
+            )
+            for key, sides, kind in unplayed
+        ]
+    )  # a retried deal finds them there
     ActiveItem(ACTIVE, active_sk(event_id, round_no), event_id=event_id, round=round_no).save()
     if event.status == "dealing":
         event.status = "playing"
@@ -340,8 +359,7 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     rt.publisher.publish(
         event_topic(event_id), {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": []}
     )
-    for row in round_item.seating:
-        board_progress.start_board(rt, event_id, round_no, row["table"], "1")
+    board_progress.start_boards(rt, [firsts[batches.key_of(b)] for b in boards])
     return round_item  # only byes and forfeits (no seating): the caller finishes the round
 
 
