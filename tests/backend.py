@@ -111,13 +111,35 @@ def setup_moto_env() -> None:
 
 
 def create_table() -> None:
-    models.configure(table_name="deckhand-test", region="us-east-1", host="")
+    models.configure(table_name=TABLE, region="us-east-1", host="")
     for model in (models._Base, *models.ALL_MODELS):
         model.Meta.host = None
     models.create_table()
     from deckhand.service.organiser import events
 
     events._DEVICE_CACHE.clear()  # a new table: forget assignments cached from earlier tests
+
+
+TABLE = "deckhand-test"  # create_table's
+
+
+def table_items() -> list[dict[str, Any]]:
+    """Every item of the test table under moto, as DynamoDB's wire form (to copy a played state)."""
+    import boto3
+
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    return [item for page in client.get_paginator("scan").paginate(TableName=TABLE) for item in page["Items"]]
+
+
+def restore_items(items: list[dict[str, Any]]) -> None:
+    """Write ``table_items``' items into the (empty) test table."""
+    import boto3
+
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    for i in range(0, len(items), 25):
+        client.batch_write_item(
+            RequestItems={TABLE: [{"PutRequest": {"Item": it}} for it in items[i : i + 25]]}
+        )
 
 
 class DeviceBot:

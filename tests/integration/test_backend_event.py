@@ -1,11 +1,26 @@
 """A whole Big Two duplicate event through the services, with bots acting by device messages."""
 
-from backend import CUP_EVENT, THINGS, Backend, DeviceBot, prepare, setup_moto_env
+import copy
+from typing import Any
+
+import pytest
+from backend import (
+    CUP_EVENT,
+    THINGS,
+    Backend,
+    DeviceBot,
+    create_table,
+    prepare,
+    restore_items,
+    setup_moto_env,
+    table_items,
+)
 from deckhand.competition.documents import parse_results, standings_document
 from deckhand.competition.standings import standings
 from deckhand.engines.registry import game
 from deckhand.service.duplicate import rounds, scoring
 from deckhand.service.organiser import events
+from moto import mock_aws
 
 setup_moto_env()
 
@@ -23,13 +38,55 @@ def run_round(b: Backend, bots: list[DeviceBot], limit: int = 5000) -> None:
     raise AssertionError("the round did not finish")
 
 
-def test_whole_event_through_device_messages(backend):
-    bots = prepare(backend)
+@pytest.fixture(scope="module")
+def round_one_played() -> dict[str, Any]:
+    """The cup's round 1 played by the bots once for the file: its items and what its backend and bots
+    kept (messages, seat views, invocations, clock, message counters), and the round's status as it
+    started."""
+    with mock_aws():
+        create_table()
+        b = Backend()
+        bots = prepare(b)
+        rounds.request_next_round(b.rt, "cup")
+        status_at_start = rounds.round_status("cup", 1)
+        run_round(b, bots)
+        return {
+            "status_at_start": status_at_start,
+            "items": table_items(),
+            "sent": b.publisher.sent,
+            "seat_views": b.publisher.seat_views,
+            "invocations": b.invocations,
+            "ms": b.clock.ms,
+            "counters": [bot.counter for bot in bots],
+        }
+
+
+@pytest.fixture
+def played(round_one_played, backend) -> list[DeviceBot]:
+    """The cup with round 1 played (round_one_played copied into this test's own table and backend):
+    its bots, ready for round 2."""
+    state = copy.deepcopy(round_one_played)
+    restore_items(state["items"])
+    backend.publisher.sent[:] = state["sent"]
+    backend.publisher.seat_views.update(state["seat_views"])
+    backend.invocations[:] = state["invocations"]
+    backend.clock.ms = state["ms"]
+    bots = [DeviceBot(backend, t) for t in THINGS]
+    for bot, counter in zip(bots, state["counters"], strict=True):
+        bot.counter = counter
+    return bots
+
+
+def test_whole_event_through_device_messages(round_one_played, played, backend):
     for round_no in (1, 2):
-        assert rounds.request_next_round(backend.rt, "cup") == round_no
-        status = rounds.round_status("cup", round_no)
+        if round_no == 1:  # played by round_one_played, through the same device messages
+            status = round_one_played["status_at_start"]
+        else:
+            assert rounds.request_next_round(backend.rt, "cup") == round_no
+            status = rounds.round_status("cup", round_no)
         assert status["status"] == "playing" and "salt" not in status
-        run_round(backend, bots)
+        if round_no == 2:
+            run_round(backend, played)
         status = rounds.round_status("cup", round_no)
         assert status["status"] == "done" and status["boards_done"] == status["boards_total"] == 4
         assert all(b["status"] == "ended" for t in status["tables"] for b in t["boards"])
@@ -86,12 +143,9 @@ def test_the_handset_of_an_ai_seat_never_shows_the_hand(backend):
     assert [p["t"] for p in backend.publisher.to(idle)] == ["ack"]  # a hello gets no view either
 
 
-def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend):
-    bots = prepare(backend)
-    rounds.request_next_round(backend.rt, "cup")
+def test_commitment_is_published_at_start_and_verifiable_after_the_round(played, backend):
     start = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round"]
     assert len(start) == 1
-    run_round(backend, bots)
     end = [p for t, p in backend.publisher.sent if t == "dh/events/cup" and p["t"] == "round_end"]
     assert len(end) == 1 and end[0]["commit"] == start[0]["commit"]
     salt = end[0]["salt"]
@@ -106,14 +160,11 @@ def test_commitment_is_published_at_start_and_verifiable_after_the_round(backend
     ]
 
 
-def test_every_board_replays_from_its_log_to_the_stored_result(backend):
+def test_every_board_replays_from_its_log_to_the_stored_result(played, backend):
     from deckhand.service.boards import log as board_log
     from deckhand.service.boards import store as board_store
     from deckhand.service.storage.models import DealItem, ResultItem
 
-    bots = prepare(backend)
-    rounds.request_next_round(backend.rt, "cup")
-    run_round(backend, bots)
     for table in ("A", "B"):
         for board in ("1", "2"):
             item = board_store.load("cup", 1, table, board)
@@ -126,12 +177,9 @@ def test_every_board_replays_from_its_log_to_the_stored_result(backend):
             assert all({"s", "t", "at"} <= set(e) for e in item.log)
 
 
-def test_score_retries_never_count_twice(backend):
+def test_score_retries_never_count_twice(played, backend):
     from deckhand.service.storage.models import RoundItem
 
-    bots = prepare(backend)
-    rounds.request_next_round(backend.rt, "cup")
-    run_round(backend, bots)
     assert rounds.get_progress("cup", 1) == (4, 4)
     # A Lambda retry of every score invocation, and a retry of the deal: nothing changes.
     for name, payload in list(backend.invocations):
@@ -143,16 +191,13 @@ def test_score_retries_never_count_twice(backend):
     assert len(scoring.list_results("cup", 1)) == 4
 
 
-def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(backend):
+def test_the_export_carries_hand_and_play_records_only_for_rounds_that_are_done(played, backend):
     from deckhand.engines.common.cards import format_cards
     from deckhand.service.boards import store as board_store
     from deckhand.service.storage.models import DealItem
 
-    bots = prepare(backend)
-    rounds.request_next_round(backend.rt, "cup")
-    run_round(backend, bots)
     rounds.request_next_round(backend.rt, "cup")  # round 2 in play, nothing of it played yet
-    bots[0].act()
+    played[0].act()
     doc = scoring.results_export(events.get_event("cup"))
     done = [b for b in doc["boards"] if b["round"] == 1]
     assert done and all("deal" in b and "play" in b for b in done)
@@ -198,14 +243,9 @@ def test_the_round_status_seats_every_player_by_name_and_the_handset_only_for_st
     assert not any(line.startswith("You: ") for v in acted if v for line in v["l"])
 
 
-def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(backend):
+def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(played, backend):
     from deckhand.service.refereeing import actions as referee
 
-    bots = prepare(backend)
-    rounds.request_next_round(backend.rt, "cup")
-    with __import__("pytest").raises(events.Conflict, match="not while the event is playing"):
-        events.register_players("cup", [{"id": "P9"}])
-    run_round(backend, bots)
     event = events.get_event("cup")
     referee.record(event, {"kind": "withdraw", "player": "P1", "reason": "ill"}, by="ref", rt=backend.rt)
     late = events.register_players("cup", [{"id": "P9", "name": "Late Li"}])  # a substitute, between rounds
@@ -213,7 +253,9 @@ def test_a_withdrawn_player_keeps_results_and_a_late_entry_takes_a_seat(backend)
     rounds.request_next_round(backend.rt, "cup")
     seated = {p["player"] for t in rounds.round_status("cup", 2)["tables"] for p in t["players"]}
     assert "P1" not in seated and "P9" in seated and len(seated) == 8
-    run_round(backend, bots)
+    with pytest.raises(events.Conflict, match="not while the event is playing"):
+        events.register_players("cup", [{"id": "P10"}])
+    run_round(backend, played)
     standings = scoring.compute_standings(events.get_event("cup"), 2)["standings"]
     assert {s["player"] for s in standings} >= {"P1", "P9"}, "P1 keeps its round-1 results"
     assert [a["kind"] for a in referee.audit_log("cup")] == ["withdraw"]
