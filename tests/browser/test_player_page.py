@@ -102,8 +102,12 @@ def test_four_pages_play_a_whole_big_two_board_by_tapping(player_venue, new_cont
         assert any("Scores" in line for line in page.locator("[data-line]").all_inner_texts())
         assert page.errors == [], page.errors
     assert sum(len(hand(p)) == 0 for p in pages) == 1  # one seat went out
-    status = venue.api_client.request("GET", "/events/web/rounds/1")
-    assert status["status"] == "done"
+    # The board's scoring runs after its end (an asynchronous invocation): the round ends with it.
+    wait(
+        lambda: venue.api_client.request("GET", "/events/web/rounds/1")["status"] == "done",
+        what="the round's end",
+        timeout=30,
+    )
 
 
 def test_chinese_by_default_english_on_the_switch_remembered(player_venue, new_context, shots):

@@ -9,6 +9,7 @@ import stat
 
 import boto3
 import pytest
+from deckhand.errors import VenueStartError
 from deckhand_local.venue.demo_event import free_port
 from deckhand_local.venue.dynamodb_local import SHARED_FILE, DynamoDBLocal, has_shared_database
 from deckhand_local.venue.local import Venue
@@ -22,7 +23,15 @@ def venue(tmp_path_factory):
     os.chmod(state, 0o755)  # a folder from an older venue, or made by hand
     (state / "venue-key").write_text(OLD_KEY + "\n")
     os.chmod(state / "venue-key", 0o644)
-    venue = Venue(dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=state).start()
+    for attempt in range(3):  # a free port may be taken by another worker's socket before Java binds it
+        try:
+            venue = Venue(
+                dynamodb_port=free_port(), mqtt_port=free_port(), http_port=0, state_dir=state
+            ).start()
+            break
+        except VenueStartError:
+            if attempt == 2:
+                raise
     yield venue, state
     venue.stop()
 
