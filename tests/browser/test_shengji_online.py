@@ -31,7 +31,7 @@ def shengji_venue(
 ) -> Iterator[Any]:
     """An online Shengji match of two pairs, its deals paced by the server (a card every 100 ms)."""
     tmp = tmp_path_factory.mktemp("shengji-online")
-    with online_match(tmp, dynamodb_local, EVENT, "升级网上赛", "shengji", 1, "sj-web", deal_ms=100) as venue:
+    with online_match(tmp, dynamodb_local, EVENT, "升级网上赛", "shengji", 1, "sj-web", deal_ms=200) as venue:
         yield venue
 
 
