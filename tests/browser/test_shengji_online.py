@@ -29,7 +29,7 @@ DECLARED = re.compile(r"亮主：(.+)")  # the trump line of the declaring phase
 def shengji_venue(
     tmp_path_factory: pytest.TempPathFactory, dynamodb_local: str, online_match: Any
 ) -> Iterator[Any]:
-    """An online Shengji match of two pairs, its deals paced by the server (a card every 100 ms)."""
+    """An online Shengji match of two pairs, its deals paced by the server (a card every 200 ms)."""
     tmp = tmp_path_factory.mktemp("shengji-online")
     with online_match(tmp, dynamodb_local, EVENT, "升级网上赛", "shengji", 1, "sj-web", deal_ms=200) as venue:
         yield venue
