@@ -71,6 +71,9 @@ def root(page: Any, name: str) -> str | None:
 
 
 def no_sideways_scroll(page: Any) -> None:
+    """Measured once the page in the tab has loaded: a click that navigates leaves no document for a moment."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.documentElement !== null && document.body !== null")
     wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert wide[0] <= wide[1], f"the page is {wide[0]} px wide on a {wide[1]} px screen"
 

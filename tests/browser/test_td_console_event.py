@@ -182,6 +182,7 @@ def publish_and_verify(page: Any, venue: Any, event_id: str) -> list[tuple[str, 
     """The publish page, the verdict, and the standings the console shows (player or pair, place, total)."""
     page.goto(f"{venue.api_url}/console/events/{event_id}")
     page.locator("#to-publish").click()
+    page.locator("[data-site]").wait_for()
     no_sideways_scroll(page)
     assert page.locator("[data-site]").get_attribute("href") == f"/site/{event_id}/"
     with page.expect_download() as download:
