@@ -16,6 +16,7 @@ kept on one worker, so each worker starts it once.
 import functools
 import os
 import threading
+from collections.abc import Iterator
 
 import pytest
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)
@@ -64,6 +65,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     group_by_shared_fixtures(items)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def wall_clock_after_module() -> Iterator[None]:
+    """The service's clock back on wall time when a module ends: a test that set a clock it moves by hand
+    (tests/backend.py's Backend does, for its module's tests) must not leave it to the next module of the
+    same worker — a venue there froze: its paced deal never gave out a card."""
+    from deckhand.service.infra.clock import set_clock
+
+    set_clock(None)
+    yield
+    set_clock(None)
+
+
 @pytest.fixture(scope="session")
 def dynamodb_local(tmp_path_factory):
     """One DynamoDB Local (in memory) for the whole run: a JVM start is paid once; each venue on it
@@ -92,3 +105,21 @@ def broker():
     broker = EmbeddedBroker(free_port(), VenueCredentials.generate()).start()  # credentials only
     yield broker
     broker.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  # type: ignore[no-untyped-def]
+    """With DECKHAND_TEST_CPU set to a folder, each test's CPU seconds (this process's, and its finished
+    child processes') are written there a line each: where `make test`'s time goes, measured not guessed."""
+    folder = os.environ.get("DECKHAND_TEST_CPU")
+    if not folder:
+        yield
+        return
+    before = os.times()
+    yield
+    after = os.times()
+    own = (after.user - before.user) + (after.system - before.system)
+    children = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(os.path.join(folder, f"cpu-{worker}.tsv"), "a", encoding="utf-8") as out:
+        out.write(f"{item.nodeid}\t{own:.2f}\t{children:.2f}\n")
