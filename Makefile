@@ -100,7 +100,8 @@ cfn-lint: $(STAMP)
 pytest: $(STAMP) $(STUBS) $(MPNODE) $(DYNAMODB) $(BROKER) $(WEB)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(PYTEST_JOBS) --dist loadgroup --durations=25
 
-# GAME: bigtwo, doudizhu, guandan, shengji; PRESET: a rule set of the game (shengji: yaoji2010, common).
+# GAME: bigtwo, doudizhu, guandan, shengji, or a board game: xiangqi, gomoku, junqi, checkers (a knockout of
+# 16 players); PRESET: a rule set of the game (shengji: yaoji2010, common).
 DEMO_GAME = $(or $(GAME),bigtwo)$(if $(PRESET),-$(PRESET))
 # Try Deckhand: a local venue and a one-player event against the AI; open the printed URL (GAME=…).
 play: $(STAMP) $(DYNAMODB) $(BROKER) $(WEB)

@@ -127,7 +127,8 @@ def squares(page: Any) -> dict[str, dict[str, str | None]]:
     found: dict[str, dict[str, str | None]] = page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('[data-square]')].map((b) => [b.dataset.square,
             {piece: b.dataset.piece ?? null, label: b.getAttribute('aria-label'),
-             selectable: b.dataset.selectable ?? null, last: b.dataset.last ?? null}]))"""
+             selectable: b.dataset.selectable ?? null, last: b.dataset.last ?? null,
+             picked: b.dataset.picked ?? null, pressed: b.getAttribute('aria-pressed')}]))"""
     )
     return found
 
@@ -142,10 +143,14 @@ def play_move(page: Any, data: dict[str, str]) -> None:
     wait(lambda: settled(page) and page.locator("[data-selectable]").count() > 0, what="the seat's move")
     fields = ["point"] if "point" in data else ["from", "to"]
     assert squares(page)[data[fields[0]]]["selectable"] == "true"
-    for field in fields:
-        tap_square(page, data[field])
     box = page.locator(f'[data-square="{data[fields[-1]]}"]').bounding_box()
-    if min(box["width"], box["height"]) < 44:
+    small = min(box["width"], box["height"]) < 44
+    for i, field in enumerate(fields):
+        tap_square(page, data[field])
+        if i < len(fields) - 1 or small:  # the move not yet sent: the square shows its place in it
+            wait(lambda i=i, field=field: squares(page)[data[field]]["picked"] == str(i + 1), what="picked")
+            assert squares(page)[data[field]]["pressed"] == "true"
+    if small:
         assert root(page, "busy") == "false" and page.locator(".option.armed").count() == 1
         page.locator('[data-option][data-kind="move"]').tap()
     assert answered(page) is None
@@ -196,11 +201,12 @@ def test_a_board_game_is_played_by_tapping_squares(board_venue, new_context, sho
     for seat, data in moves(alias, PLIES):
         play_move(pages[seat], data)
         to = data.get("to", data.get("point", ""))
-        for page in pages:  # both boards redrawn: a piece where it went, the move marked
+        for page, seen in zip(pages, frames, strict=True):  # both boards redrawn, the move marked
             wait(lambda page=page, to=to: squares(page)[to]["last"] == "true", what="the move marked")
             assert squares(page)[to]["piece"] is not None
             if "from" in data:
                 assert squares(page)[data["from"]]["piece"] is None  # the square it left
+            path_drawn(page, seen)
     for page in pages:
         assert not page.errors, page.errors
         no_sideways_scroll(page)
@@ -217,6 +223,20 @@ def test_a_board_game_is_played_by_tapping_squares(board_venue, new_context, sho
     no_sideways_scroll(page)
     board = page.locator("#board").bounding_box()
     assert board["x"] >= 0 and board["x"] + board["width"] <= 360
+
+
+def path_drawn(page: Any, seen: Frames) -> None:
+    """The last move's path the layout names (checkers: its whole chain) drawn through its squares:
+    one line with a point at each."""
+    path = seen.views()[-1]["layout"]["path"]
+    line = page.locator("#board polyline.path")
+    if len(path) < 2:
+        assert line.count() == 0
+        return
+    assert line.count() == 1
+    assert len((line.get_attribute("points") or "").split()) == len(path)
+    assert page.locator("#board .path-start").count() == 1
+    assert page.locator("#board .path-point").count() == len(path) - 1
 
 
 def enemy_ranks_hidden(pages: list[Any], frames: list[Frames]) -> None:

@@ -264,7 +264,9 @@ def test_the_api_takes_a_board_game_event_of_individuals_and_refuses_what_it_can
         assert call(api, "GET", "/events/other")[0] == 404
 
 
-def test_a_swiss_of_individuals_plays_two_games_a_round_colours_swapped(backend):
+def test_a_swiss_of_individuals_plays_two_games_a_round_colours_swapped(backend, monkeypatch, capsys):
+    """Two games a round, colours swapped; the standings, as the API, ``deckhand event standings`` and
+    the export give them, list each player's matches game by game (``bracket``)."""
     styles = {"ANN": "bot", "BEN": "resign", "CAT": "resign", "DAN": "resign"}
     players = board_event(backend, "gomoku-renju", styles, 2, format="swiss")
     run_event(backend, players, 2)
@@ -278,6 +280,52 @@ def test_a_swiss_of_individuals_plays_two_games_a_round_colours_swapped(backend)
         )
     standings = match_results.standings(events.get_event(EVENT), 2)["standings"]
     assert standings[0]["team"] == "ANN" and standings[0]["mp"] == 4 and standings[0]["lp"] == 8
+    shown = standings_shown(backend, monkeypatch, capsys)
+    for player in styles:  # each player's two matches, each game's first mover and points
+        own = [m for m in shown["bracket"] if player in m["players"]]
+        assert [m["round"] for m in own] == [1, 2] and all(len(m["games"]) == 2 for m in own)
+        for m in own:
+            assert {g["first"] for g in m["games"]} == set(m["players"])  # colours swapped
+            assert m["score"] == {p: sum(g["points"][p] for g in m["games"]) for p in m["players"]}
+    assert [s["team"] for s in shown["standings"]] == [s["team"] for s in standings]
+
+
+def standings_shown(backend: Backend, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> dict[str, Any]:
+    """The event's standings as ``GET /events/{id}/standings``, ``deckhand event standings`` (the API
+    behind the CLI) and the export's ``standings`` give them: the same document, with its bracket."""
+    from api_calls import call
+    from deckhand.service.infra import lambda_runtime
+    from deckhand_local.cli import events_cli
+    from deckhand_local.cli.main import main
+    from handlers import load_handler
+
+    lambda_runtime.set_runtime(backend.rt)
+    try:
+        api = load_handler("api")
+
+        class Api:  # the CLI's API client, answered by the API's handler
+            def __init__(self, *_: Any, **__: Any) -> None:
+                pass
+
+            def request(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:
+                status, answer = call(api, method, path, body)
+                assert status == 200, answer
+                return answer
+
+        status, from_api = call(api, "GET", f"/events/{EVENT}/standings")
+        assert status == 200, from_api
+        status, exported = call(api, "GET", f"/events/{EVENT}/export?format=json")
+        assert status == 200, exported
+        monkeypatch.setattr(events_cli, "ApiClient", Api)
+        capsys.readouterr()
+        assert main(["event", "standings", EVENT]) == 0
+        printed = capsys.readouterr().out.splitlines()  # the handler's metrics lines, then the CLI's
+        from_cli = json.loads("\n".join(printed[printed.index("{") :]))
+    finally:
+        lambda_runtime.set_runtime(None)
+    assert from_cli == from_api == exported["standings"]
+    assert from_api == json.loads(json.dumps(match_results.standings(events.get_event(EVENT), 2)))
+    return dict(from_api)
 
 
 def test_the_move_clock_warns_and_the_third_warning_loses_the_game(backend):

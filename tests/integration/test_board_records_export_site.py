@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+import markupsafe
 import pytest
 from deckhand.engines.registry import game
 from deckhand.service.boards.head_to_head import game_seed
@@ -83,6 +84,26 @@ def test_a_board_knockout_s_export_carries_every_record_and_its_site_shows_them(
     for move in first_game["moves"]:
         if "notation" in move:
             assert move["notation"].replace("<", "&lt;").replace(">", "&gt;") in page
+    # Without script the page draws the final picture: Gomoku's stones with their numbers, Junqi's
+    # pieces every one revealed; Xiangqi's text record is there as it was exported.
+    tables = re.findall(r'<table class="game-board".*?</table>', page, re.S)
+    final_games = [b for m, b in games_of(doc) if m["round"] == 2]
+    assert len(tables) == len(final_games)  # game by game, in order
+    shown = []
+    for table, board in zip(tables, final_games, strict=True):
+        cells = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", table)]
+        last = position.record(board["record"]["carry"] or None, board["play"], ["", ""], {})["frames"][-1]
+        labels = [
+            ["" if c is None else c[1:] if c[:1] in ("0", "1") else c for c in row] for row in last["rows"]
+        ]
+        assert cells == [[str(markupsafe.escape(c)) for c in row] for row in labels]
+        shown += [c for row in cells for c in row]
+    if ruleset == "gomoku-renju":
+        assert any(re.search(r"[0-9]", c) for c in shown)  # ANN's stones, numbered
+    if ruleset == "junqi-2004":
+        assert not any(c in ("?", "f") for c in shown) and len(set(shown)) > 10  # every rank revealed
+    if ruleset == "xiangqi-2004":
+        assert f'<pre class="game-text">{markupsafe.escape(first_game["text"])}</pre>' in page
     assert (out / "assets" / "board-replay.js").exists()
 
 

@@ -163,16 +163,24 @@ def read_bracket(
     other events."""
     rounds: dict[int, list[BracketMatch]] = {}
     for m, link in matches:
-        if "head_to_head" not in m.raw or m.a is None or m.b is None:
+        score = game_points(m)
+        if score is None:
             continue
-        games = [_map(g) for g in _seq(m.result.get("games"))]
-        score = {t: sum(int(_map(g.get("mp")).get(t) or 0) for g in games) / 2 for t in (m.a, m.b)}
         mp = _map(m.result.get("mp"))
-        players = [(m.name(t), _score(score[t]), mp.get(t) == 2) for t in (m.a, m.b)]
+        players = [(m.name(t), score[t], mp.get(t) == 2) for t in score]
         named = str(m.raw.get("bracket") or "")
         words = label(named, w) if named else ""
         rounds.setdefault(int(m.round or 0), []).append(BracketMatch(words, players, "lot" in m.result, link))
     return [(w("bracket.round", round=r), rounds[r]) for r in sorted(rounds)]
+
+
+def game_points(m: MatchView) -> dict[str, str] | None:
+    """A board game's match: each player's games' points summed (1, ½, 0 a game), as people write them
+    (``1½``); None for a match of another game or a bye."""
+    if "head_to_head" not in m.raw or m.a is None or m.b is None:
+        return None
+    games = [_map(g) for g in _seq(m.result.get("games"))]
+    return {t: _score(sum(int(_map(g.get("mp")).get(t) or 0) for g in games) / 2) for t in (m.a, m.b)}
 
 
 def _score(x: float) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from deckhand.competition.match_render import IN_PLAY, MatchView, team_names
 from deckhand.errors import DeckhandError
 
-from .games import BracketMatch, GameView, read_bracket, read_games
+from .games import BracketMatch, GameView, game_points, read_bracket, read_games
 from .words import ZH, Words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -226,6 +226,7 @@ class Site:
     live: Live | None = None
     refresh: bool = False
     bracket: list[tuple[str, list[BracketMatch]]] = field(default_factory=list)  # a board game's knockout
+    individuals: bool = False  # a board game's match event: its entrants are players, not pairs
 
 
 @dataclass
@@ -308,6 +309,8 @@ def _header(doc: Mapping[str, Any], w: Words) -> tuple[str, list[tuple[str, str]
     rows = []
     for key, label in (("start", "date"), ("grade", "grade"), ("ruleset", "ruleset"), ("format", "format")):
         value = event.get(key) or (doc.get(key) if key == "ruleset" else None)
+        if key == "format":  # a match event's is its match format (the event's own says who plays: pvp, pva)
+            value = _map(event.get("match")).get("format") or value
         if value:
             shown = w.date(str(value)) if key == "start" else str(value)
             if key in ("grade", "format"):  # a value of the rules (C1 stays C1; unrated, swiss in words)
@@ -342,8 +345,14 @@ def result_sentence(m: MatchView, w: Words) -> str:
     if m.kind == "bye":
         team = m.a if m.a is not None else m.b
         return w("result.bye", team=m.name(team), mp=m.side_value("mp", team), lp=m.side_value("lp", team))
-    score = w("result.score", mp_a=m.side_value("mp", m.a), mp_b=m.side_value("mp", m.b),
-              lp_a=m.side_value("lp", m.a), lp_b=m.side_value("lp", m.b))  # fmt: skip
+    mp_a, mp_b = m.side_value("mp", m.a), m.side_value("mp", m.b)
+    points = game_points(m)  # a board game's: its games' points, as its bracket shows them
+    if points is not None:
+        score = w("result.games", mp_a=mp_a, mp_b=mp_b, a=points[str(m.a)], b=points[str(m.b)])
+    else:
+        score = w(
+            "result.score", mp_a=mp_a, mp_b=mp_b, lp_a=m.side_value("lp", m.a), lp_b=m.side_value("lp", m.b)
+        )
     mp = _map(m.result.get("mp"))
     winner = next((t for t in (m.a, m.b) if t is not None and mp.get(t) == 2), None)
     if m.kind == "forfeit":
@@ -518,4 +527,5 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
         used,
         matches=matches,
         bracket=read_bracket(views, w, bracket_words),
+        individuals=any(game_points(m) is not None for m, _ in views),
     )

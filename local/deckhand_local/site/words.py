@@ -263,6 +263,7 @@ _ZH: dict[str, str] = {
     "result.in_play": "进行中：尚无结果。",
     "result.bye": "轮空：{team} 本轮无对手，按对方弃权获胜计，得 {mp} 比赛分、{lp} 级分。",
     "result.score": "比赛分 {mp_a}:{mp_b}，级分 {lp_a}:{lp_b}",
+    "result.games": "比赛分 {mp_a}:{mp_b}，局分 {a}:{b}",
     "result.levels": "，最终级数 {a}:{b}",
     "result.forfeit": "弃权：{score}。",
     "result.forfeit_by": "弃权：{loser} 弃权；{winner} 获胜，{score}。",
@@ -541,6 +542,7 @@ _EN: dict[str, str] = {
     "result.bye": "Bye: {team} has no opponent this round and scores as a forfeit win, {mp} match points "
     "and {lp} level points.",
     "result.score": "match points {mp_a}:{mp_b}, level points {lp_a}:{lp_b}",
+    "result.games": "match points {mp_a}:{mp_b}, games {a}:{b}",
     "result.levels": ", final levels {a}:{b}",
     "result.forfeit": "Forfeit: {score}.",
     "result.forfeit_by": "Forfeit: {loser} forfeited; {winner} wins, {score}.",
