@@ -9,6 +9,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from deckhand.competition import board_words
+
 ZH = "zh-CN"
 EN = "en"
 LANGS = (ZH, EN)  # the first is the default: its pages sit at the site's root, the others under <lang>/
@@ -221,10 +223,7 @@ _ZH: dict[str, str] = {
     "game.text": "棋谱文本",
     "game.step": "第 {n} 步，共 {total} 步",
     "game.start": "开局",
-    "first_by.draw": "抽签序号小者",
-    "first_by.toss": "掷币决定",
-    "first_by.lot": "猜先",
-    "first_by.alternate": "与上一局交换先后",
+    **board_words.game_words(board_words.ZH),  # how a game's first mover was decided, how it ended
     "kind.resign": "认输",
     "kind.offer": "提议和棋",
     "kind.accept": "同意和棋",
@@ -234,19 +233,6 @@ _ZH: dict[str, str] = {
     "kind.claim": "指出禁手",
     "kind.pass": "停着",
     "kind.setup": "布阵",
-    "why.resignation": "认输",
-    "why.resign": "认输",
-    "why.checkmate": "将死",
-    "why.stalemate": "困毙",
-    "why.repetition": "重复局面",
-    "why.no_capture": "六十回合未吃子",
-    "why.agreement": "议和",
-    "why.agreed": "议和",
-    "why.time": "超时",
-    "why.five": "成五",
-    "why.claim": "指出禁手",
-    "why.forbidden": "禁手",
-    "why.full": "棋盘下满",
     "replay.first": "回到开局",
     "replay.back": "后退一步",
     "replay.next": "前进一步",
@@ -498,10 +484,7 @@ _EN: dict[str, str] = {
     "game.text": "Text record",
     "game.step": "Step {n} of {total}",
     "game.start": "Start",
-    "first_by.draw": "the lower draw number",
-    "first_by.toss": "a coin toss",
-    "first_by.lot": "by lot (猜先)",
-    "first_by.alternate": "colours swapped from the game before",
+    **board_words.game_words(board_words.EN),
     "kind.resign": "resigns",
     "kind.offer": "offers a draw",
     "kind.accept": "accepts the draw",
@@ -511,19 +494,6 @@ _EN: dict[str, str] = {
     "kind.claim": "claims a forbidden move",
     "kind.pass": "passes",
     "kind.setup": "sets up",
-    "why.resignation": "resignation",
-    "why.resign": "resignation",
-    "why.checkmate": "checkmate",
-    "why.stalemate": "no legal move",
-    "why.repetition": "repetition",
-    "why.no_capture": "60 moves each without a capture",
-    "why.agreement": "agreement",
-    "why.agreed": "agreement",
-    "why.time": "time",
-    "why.five": "five in a row",
-    "why.claim": "a forbidden move claimed",
-    "why.forbidden": "a forbidden move",
-    "why.full": "the board full",
     "replay.first": "Go to the start",
     "replay.back": "One step back",
     "replay.next": "One step forward",

@@ -14,6 +14,8 @@ from html import escape
 from typing import Any
 
 from ..engines.common.cards import TOKENS
+from .board_render import board_games_csv, board_results_html, is_board_game
+from .board_words import Lang
 from .match_doc import IN_PLAY as IN_PLAY  # the site reads these from here
 from .match_doc import STYLE, Cell, as_map, as_seq, cell_text, csv_text, html_table, match_views
 from .match_doc import MatchView as MatchView
@@ -188,7 +190,10 @@ def _transfer_summary(items: Any) -> str:
 def match_boards_csv(doc: dict[str, Any]) -> str:
     """One row per board played. Levels before and after per pair; the finishing order as seats
     (``0 2 1 3``, first out first) and as the pairs' names by place; tribute and returns as
-    ``from->to card`` (seats, card tokens) separated by ``; ``; penalties as ``seat kind``."""
+    ``from->to card`` (seats, card tokens) separated by ``; ``; penalties as ``seat kind``. A board
+    game's: one row per game, in its own columns (board_render.py)."""
+    if is_board_game(doc):
+        return board_games_csv(doc)
     deals = cell_text(doc.get("deals"))
     rows = []
     for m in match_views(doc):
@@ -391,10 +396,14 @@ def _match_html(m: MatchView) -> str:
     return f'<section class="match">{"".join(parts)}</section>'
 
 
-def match_results_html(doc: dict[str, Any], title: str = "Results") -> str:
+def match_results_html(doc: dict[str, Any], title: str = "Results", lang: Lang | None = None) -> str:
     """A self-contained page: the standings with the step that decided each place, then each round's
     matches board by board (levels climbing, finishing order by seat and pair, tribute and returns,
-    penalties); byes, forfeits and matches in play shown as such. No scripts, no external files."""
+    penalties); byes, forfeits and matches in play shown as such. No scripts, no external files.
+    A board game's is its own page (board_render.py), in ``lang`` (Chinese unless asked in English);
+    a card game's is in English."""
+    if is_board_game(doc):
+        return board_results_html(doc, title, lang or "zh")
     event = as_map(doc.get("event"))
     facts = [
         cell_text(event.get("name")),
