@@ -1,7 +1,8 @@
 """A board game's match exports read as a board game's (docs/competition.md, "A board game's
 exports"): ``boards.csv`` a row per game — who moved first and how, who won, how it ended, each
 player's points — and none of the card columns; the results page, Chinese and English, names players
-and game points (局分) and says the lots came from each round's committed secret. The document is the
+and game points (局分) and says the lots came from each round's committed secret; the results site's
+standings give game points, not the doubled level points the matches keep. The document is the
 backend's export of a small knockout (the shape test_board_records_export_site.py reads from a real
 one); a card game's exports stay as test_match_render.py has them."""
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from deckhand.competition.board_render import BOARD_GAMES_COLUMNS, is_board_game
 from deckhand.competition.match_render import MATCH_BOARDS_COLUMNS, match_boards_csv, match_results_html
+from deckhand_local.site import model
 
 NAMES = {"ANN": "Li Lei", "BEN": "Han Meimei", "CAT": "<b>Cat</b>", "DAN": "Dan"}
 COMMITMENT, SECRET = "c0ffee" * 10 + "beef", "5a17" * 16
@@ -182,3 +184,30 @@ def test_the_documented_columns_are_the_board_games():
     text = (Path(__file__).parents[2] / "docs" / "competition.md").read_text(encoding="utf-8")
     section = re.sub(r",\s+", ",", text[text.index("#### A board game's exports") :])
     assert f"`{','.join(BOARD_GAMES_COLUMNS)}`" in section
+
+
+# (language, the standings' columns, the knockout step's meaning) on the results site
+SITE = [
+    ("zh-CN", ["比赛分", "局分", "对手局分"], "淘汰赛：选手被淘汰的轮次越晚，名次越前。"),
+    ("en", ["MP", "Pts", "Opp. pts"], "a knockout: the later the round a player was knocked out in, the better the place."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lang", "columns", "meaning"), SITE, ids=[s[0] for s in SITE])
+def test_the_sites_standings_give_a_board_games_points_halved(lang, columns, meaning):
+    site = model.read(knockout(), lang)
+    assert [short for short, _ in site.columns] == columns
+    assert [s.values for s in site.standings] == [
+        [2, "1½", "½"],
+        [2, "1", "1"],
+        [0, "½", "1½"],
+        [0, "1", "1"],
+    ]
+    assert [m for _, m in site.steps_used] == [meaning]
+    # A card game's standings as they were: level points, opponents' level points, as kept.
+    card = {**knockout(), "ruleset": "guandan-2023"}
+    site = model.read(card, lang)
+    assert [s.values for s in site.standings] == [[2, 3, 1], [2, 2, 2], [0, 1, 3], [0, 2, 2]]
+    assert [short for short, _ in site.columns] == [
+        model.Words(lang)(f"standings.{c}") for c in ("mp", "lp", "opp")
+    ]
