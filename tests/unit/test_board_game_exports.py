@@ -1,5 +1,6 @@
 """A board game's match exports read as a board game's (docs/competition.md, "A board game's
-exports"): ``boards.csv`` a row per game — who moved first and how, who won, how it ended, each
+exports"): ``results.csv`` and ``standings.csv`` give players and game points (no levels, nothing
+doubled), ``boards.csv`` a row per game — who moved first and how, who won, how it ended, each
 player's points — and none of the card columns; the results page, Chinese and English, names players
 and game points (局分) and says the lots came from each round's committed secret; the results site's
 standings give game points, not the doubled level points the matches keep. The document is the
@@ -15,8 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from deckhand.competition.board_render import BOARD_GAMES_COLUMNS, is_board_game
-from deckhand.competition.match_render import MATCH_BOARDS_COLUMNS, match_boards_csv, match_results_html
+from deckhand.competition.board_render import (
+    BOARD_GAMES_COLUMNS,
+    BOARD_MATCHES_COLUMNS,
+    BOARD_STANDINGS_COLUMNS,
+    is_board_game,
+)
+from deckhand.competition.match_render import (
+    MATCH_BOARDS_COLUMNS,
+    MATCH_RESULTS_COLUMNS,
+    MATCH_STANDINGS_COLUMNS,
+    match_boards_csv,
+    match_results_csv,
+    match_results_html,
+    match_standings_csv,
+)
 from deckhand_local.site import model
 
 NAMES = {"ANN": "Li Lei", "BEN": "Han Meimei", "CAT": "<b>Cat</b>", "DAN": "Dan"}
@@ -132,6 +146,29 @@ def test_a_game_read_from_the_match_alone_or_from_its_record_alone():
     assert rows(match_boards_csv(doc))[3:5] == rows(match_boards_csv(knockout()))[2:4]
 
 
+def test_results_and_standings_csv_give_game_points_not_levels():
+    doc = knockout()
+    doc["matches"].append({"round": 1, "table": None, "pairs": ["EVE", "ANN"], "names": {"EVE": "Eve"}, "forfeit": True,
+                           "boards": [], "result": {"mp": {"EVE": 2, "ANN": 0}, "lp": {"EVE": 0, "ANN": 0}, "kind": "forfeit"}})  # fmt: skip
+    text = match_results_csv(doc)
+    assert next(csv.reader(io.StringIO(text, newline=""))) == BOARD_MATCHES_COLUMNS
+    got = [[r[k] for k in ("player_a", "name_b", "mp_a", "mp_b", "points_a", "points_b", "games", "lot", "kind")]
+           for r in rows(text)]  # fmt: skip
+    assert got == [
+        ["ANN", "Han Meimei", "2", "0", "1.5", "0.5", "2", "", "played"],
+        ["CAT", "Dan", "2", "0", "1", "1", "2", "CAT", "played"],
+        ["ANN", "<b>Cat</b>", "", "", "", "", "", "", "in_play"],
+        ["EVE", "Li Lei", "2", "0", "", "", "0", "", "forfeit"],  # a withdrawn player's: no game played
+    ]
+    text = match_standings_csv(doc)
+    assert next(csv.reader(io.StringIO(text, newline=""))) == BOARD_STANDINGS_COLUMNS
+    got = [
+        [r[k] for k in ("place", "player", "mp", "points", "opp_points", "decided_by")] for r in rows(text)
+    ]
+    assert got == [["1", "ANN", "2", "1.5", "0.5", "knockout"], ["1", "CAT", "2", "1", "1", "knockout"],
+                   ["3", "BEN", "0", "0.5", "1.5", "knockout"], ["3", "DAN", "0", "1", "1", "knockout"]]  # fmt: skip
+
+
 # (language, words the page must have, words of a card game's page it must not)
 PAGES = [
     ("zh", ['<html lang="zh-CN">', "赛制：单败淘汰赛", ">选手<", ">局分<", ">对手局分<",
@@ -177,13 +214,16 @@ def test_the_page_is_chinese_unless_asked_and_a_card_games_stays_as_it_was():
         del m["head_to_head"]
     page = text_of(match_results_html(card))
     assert "Deals: secret" in page and "Pair" in page and "level points 3:1" in page
-    assert next(csv.reader(io.StringIO(match_boards_csv(card)))) == MATCH_BOARDS_COLUMNS
+    for render, columns in ((match_boards_csv, MATCH_BOARDS_COLUMNS), (match_results_csv, MATCH_RESULTS_COLUMNS),
+                            (match_standings_csv, MATCH_STANDINGS_COLUMNS)):  # fmt: skip
+        assert next(csv.reader(io.StringIO(render(card)))) == columns
 
 
 def test_the_documented_columns_are_the_board_games():
     text = (Path(__file__).parents[2] / "docs" / "competition.md").read_text(encoding="utf-8")
     section = re.sub(r",\s+", ",", text[text.index("#### A board game's exports") :])
-    assert f"`{','.join(BOARD_GAMES_COLUMNS)}`" in section
+    for columns in (BOARD_MATCHES_COLUMNS, BOARD_GAMES_COLUMNS, BOARD_STANDINGS_COLUMNS):
+        assert f"`{','.join(columns)}`" in section
 
 
 # (language, the standings' columns, the knockout step's meaning) on the results site

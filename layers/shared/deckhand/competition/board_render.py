@@ -28,9 +28,27 @@ from .match_doc import (
     cell_text,
     csv_text,
     html_table,
+    match_cells,
     match_views,
     team_names,
 )
+
+BOARD_MATCHES_COLUMNS = [
+    "round",
+    "table",
+    "player_a",
+    "name_a",
+    "player_b",
+    "name_b",
+    "mp_a",
+    "mp_b",
+    "points_a",
+    "points_b",
+    "games",
+    "lot",
+    "kind",
+    "deals",
+]
 
 BOARD_GAMES_COLUMNS = [
     "round",
@@ -47,6 +65,8 @@ BOARD_GAMES_COLUMNS = [
     "points_b",
     "deals",
 ]
+
+BOARD_STANDINGS_COLUMNS = ["place", "player", "name", "mp", "points", "opp_points", "decided_by", "deals"]
 
 
 def is_board_game(doc: Mapping[str, Any]) -> bool:
@@ -107,6 +127,37 @@ def points_text(doubled: int | None, half: str = ".5") -> str:
 
 
 # --- CSV ------------------------------------------------------------------------------------------
+
+
+def board_matches_csv(doc: Mapping[str, Any]) -> str:
+    """One row per match: each player's match points and points from the games (summed: ``1.5``),
+    how many games were played, ``lot`` the player a level tie's lot chose; a bye has no player B,
+    a match in play ``kind`` ``in_play`` and no result."""
+    deals = cell_text(doc.get("deals"))
+    rows = []
+    for m in match_views(doc):
+        games = games_of(m)
+        played = m.kind not in (IN_PLAY, "bye")  # a forfeit without a game has no points from games
+        summed = {s: sum(g.doubled.get(s, 0) for g in games) for s in (m.a, m.b) if s is not None}
+        rows.append(
+            [
+                *match_cells(m),
+                m.side_value("mp", m.a),
+                m.side_value("mp", m.b),
+                points_text(summed.get(m.a or "")) if played and games else "",
+                points_text(summed.get(m.b or "")) if played and games else "",
+                str(len(games)) if played else "",
+                cell_text(m.result.get("lot")),
+                m.kind,
+                deals,
+            ]
+        )
+    return csv_text(BOARD_MATCHES_COLUMNS, rows)
+
+
+def halved(value: Any, half: str) -> str:
+    """A standings' points kept doubled (a whole number), halved; anything else as given."""
+    return points_text(value, half) if isinstance(value, int) else cell_text(value)
 
 
 def board_games_csv(doc: Mapping[str, Any]) -> str:
@@ -184,7 +235,6 @@ def _standings(doc: Mapping[str, Any], say: Say) -> str:
     for s in as_seq(doc.get("standings")):
         s = as_map(s)
         team = cell_text(s.get("team"))
-        lp, opp = s.get("lp"), s.get("opp")
         group = cell_text(s.get("group"))
         step = cell_text(s.get("decided_by"))
         rows.append(
@@ -192,8 +242,8 @@ def _standings(doc: Mapping[str, Any], say: Say) -> str:
                 f"{group} {cell_text(s.get('place'))}" if group else cell_text(s.get("place")),
                 cell_text(s.get("name")) or names.get(team, team),
                 cell_text(s.get("mp")),
-                points_text(lp, "½") if isinstance(lp, int) else cell_text(lp),
-                points_text(opp, "½") if isinstance(opp, int) else cell_text(opp),
+                halved(s.get("lp"), "½"),
+                halved(s.get("opp"), "½"),
                 "" if step == "none" else say.known(f"step.{step}", step),
             ]
         )

@@ -118,6 +118,11 @@ class MatchView:
         return out + [("not out", s) for s in rest]
 
 
+def match_cells(m: MatchView) -> list[str]:
+    """A match's row begins with where and who: round, table, each side's id and name."""
+    return [m.round, m.table, m.a or "", m.name(m.a), m.b or "", m.name(m.b)]
+
+
 def team_names(doc: Mapping[str, Any]) -> dict[str, str]:
     """Every pair's name the document gives (the matches' names, then the standings')."""
     names: dict[str, str] = {}

@@ -14,10 +14,17 @@ from html import escape
 from typing import Any
 
 from ..engines.common.cards import TOKENS
-from .board_render import board_games_csv, board_results_html, is_board_game
+from .board_render import (
+    BOARD_STANDINGS_COLUMNS,
+    board_games_csv,
+    board_matches_csv,
+    board_results_html,
+    halved,
+    is_board_game,
+)
 from .board_words import Lang
 from .match_doc import IN_PLAY as IN_PLAY  # the site reads these from here
-from .match_doc import STYLE, Cell, as_map, as_seq, cell_text, csv_text, html_table, match_views
+from .match_doc import STYLE, Cell, as_map, as_seq, cell_text, csv_text, html_table, match_cells, match_views
 from .match_doc import MatchView as MatchView
 from .match_doc import team_names as team_names
 from .matchplay.ranking import Step
@@ -159,16 +166,14 @@ MATCH_STANDINGS_COLUMNS = ["place", "team", "name", "mp", "lp", "opp", "decided_
 
 def match_results_csv(doc: dict[str, Any]) -> str:
     """One row per match, in the document's order. A bye has no table, no pair B and no levels; a
-    match still in play has ``kind`` ``in_play`` and no result columns."""
+    match still in play has ``kind`` ``in_play`` and no result columns. A board game's: its own
+    columns (board_render.py)."""
+    if is_board_game(doc):
+        return board_matches_csv(doc)
     deals = cell_text(doc.get("deals"))
     rows = [
         [
-            m.round,
-            m.table,
-            m.a or "",
-            m.name(m.a),
-            m.b or "",
-            m.name(m.b),
+            *match_cells(m),
             m.side_value("levels", m.a),
             m.side_value("levels", m.b),
             m.side_value("mp", m.a),
@@ -232,7 +237,9 @@ def match_boards_csv(doc: dict[str, Any]) -> str:
 
 def match_standings_csv(doc: dict[str, Any]) -> str:
     """One row per pair, best first; ``decided_by`` is the ranking step's name (``mp``, ``lp``,
-    ``ld``, ``h2h``, ``opp``, ``shared``, ``lot``, ``none``)."""
+    ``ld``, ``h2h``, ``opp``, ``shared``, ``lot``, ``none``). A board game's: one per player, its
+    game points and opponents' halved from the doubled ``lp`` and ``opp`` (board_render.py)."""
+    board = is_board_game(doc)
     deals = cell_text(doc.get("deals"))
     names = team_names(doc)
     rows = []
@@ -245,13 +252,12 @@ def match_standings_csv(doc: dict[str, Any]) -> str:
                 team,
                 cell_text(s.get("name")) or names.get(team, team),
                 cell_text(s.get("mp")),
-                cell_text(s.get("lp")),
-                cell_text(s.get("opp")),
+                *(halved(s.get(k), ".5") if board else cell_text(s.get(k)) for k in ("lp", "opp")),
                 cell_text(s.get("decided_by")),
                 deals,
             ]
         )
-    return csv_text(MATCH_STANDINGS_COLUMNS, rows)
+    return csv_text(BOARD_STANDINGS_COLUMNS if board else MATCH_STANDINGS_COLUMNS, rows)
 
 
 # --- HTML -----------------------------------------------------------------------------------------
