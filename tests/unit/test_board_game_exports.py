@@ -251,3 +251,17 @@ def test_the_sites_standings_give_a_board_games_points_halved(lang, columns, mea
     assert [short for short, _ in site.columns] == [
         model.Words(lang)(f"standings.{c}") for c in ("mp", "lp", "opp")
     ]
+
+
+def test_a_swiss_draw_and_a_bye_in_a_board_games_words():
+    doc = knockout()
+    first = doc["matches"][0]
+    first["result"]["mp"] = {"ANN": 1, "BEN": 1}  # a Swiss's match: two games, level, drawn
+    first["result"]["games"][0] = entry("ANN", {"ANN": 0.5, "BEN": 0.5}, "agreement")
+    bye = {"round": 1, "table": None, "pairs": ["EVE", None], "names": {"EVE": "Eve"}, "bye": True, "boards": [],
+           "result": {"mp": {"EVE": 2}, "lp": {"EVE": 18}, "kind": "bye"}}  # fmt: skip
+    doc["matches"].append(bye)
+    zh, en = (text_of(match_results_html(doc, "Cup", lang)) for lang in ("zh", "en"))
+    assert "和局：比赛分 1:1，局分 1:1。" in zh and "Draw: match points 1:1, games 1:1." in en
+    assert "轮空：Eve 本轮无对手，按对方弃权获胜计，得 2 比赛分。" in zh and "Bye: Eve" in en
+    assert [r["kind"] for r in rows(match_results_csv(doc))][-1] == "bye"
