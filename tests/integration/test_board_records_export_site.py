@@ -7,12 +7,15 @@ record and a replay. The backend harness of test_backend_board_knockout.py plays
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
 import re
 from typing import Any
 
 import markupsafe
 import pytest
+from deckhand.competition.match_render import match_boards_csv
 from deckhand.engines.registry import game
 from deckhand.service.boards.head_to_head import game_seed
 from deckhand.service.organiser import events
@@ -62,6 +65,21 @@ def test_a_board_knockout_s_export_carries_every_record_and_its_site_shows_them(
         assert {p: round(2 * x) for p, x in points.items()} == m["result"]["games"][b["game"] - 1]["mp"]
         if "seed" in record:
             assert record["seed"] == game_seed(doc["rounds"][m["round"] - 1]["salt"], m["number"], b["game"])
+    # boards.csv: a row per game, as the records and the matches have it (docs/competition.md).
+    exported = {
+        (r["round"], r["table"], r["game"]): r
+        for r in csv.DictReader(io.StringIO(match_boards_csv(doc["results"])))
+    }
+    for m, b in games_of(doc):
+        row = exported[(str(m["round"]), m["table"], str(b["game"]))]
+        result = b["record"]["result"]
+        assert (row["first"], row["first_by"], row["ended_by"]) == (
+            b["record"]["first"],
+            b["record"]["first_by"],
+            result["why"],
+        )
+        assert [float(row[f"points_{s}"]) for s in "ab"] == [result["points"][p] for p in m["pairs"]]
+        assert row["winner"] == (result["winner"] or "")
     ann = [b["record"] for m, b in games_of(doc) if "ANN" in m["pairs"]]
     assert any("notation" in x for r in ann for x in r["moves"])  # the bot's moves, written
     # The site: the bracket on the index, each match game by game with its record and replay.

@@ -8,7 +8,7 @@ import csv
 import io
 
 import pytest
-from deckhand.competition import match_render
+from deckhand.competition import match_doc
 from deckhand.competition.csv_cells import safe_cell
 from deckhand.competition.render import standings_csv
 
@@ -48,5 +48,5 @@ def test_numbers_and_plain_text_are_left_alone(value):
 
 
 def test_the_match_csv_escapes_names_too():
-    out = match_render._csv(["team", "name"], [["T1", "=1+1"]])
+    out = match_doc.csv_text(["team", "name"], [["T1", "=1+1"]])
     assert cells(out) == ["team", "name", "T1", "'=1+1"]

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckhand.competition.board_render import is_board_game, points_text
 from deckhand.competition.match_render import IN_PLAY, MatchView, team_names
 from deckhand.errors import DeckhandError
 
@@ -325,6 +326,8 @@ def _step_words(value: Any, prefix: str, w: Words) -> tuple[str, str]:
     """A tie-break step (``mp``, ``beaten_opponents``, …) in words, and what it means ("" for none)."""
     if value is None or value == "none":
         return "", ""
+    if prefix.startswith("board_") and f"{prefix}.{value}" not in w.words:  # a board game's own words
+        prefix = prefix.removeprefix("board_")  # where it has them, the card games' elsewhere
     return w.known(f"{prefix}.{value}", value), w.known(f"{prefix}_explained.{value}", "")
 
 
@@ -480,15 +483,18 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
     _, numbers = _names(doc)
     standings = []
     used: list[tuple[str, str]] = []
+    board = is_board_game(doc)  # its standings' points are games' points, kept doubled: shown halved
     for s in _seq(doc.get("standings")):
         s = _map(s)
         team = str(s.get("team"))
-        words, meaning = _step_words(s.get("decided_by"), "ranking", w)
+        words, meaning = _step_words(s.get("decided_by"), "board_ranking" if board else "ranking", w)
         if words and (words, meaning) not in used:
             used.append((words, meaning))
+        values = [s.get("mp"), s.get("lp"), s.get("opp")]
+        if board:
+            values[1:] = [points_text(v, "½") if isinstance(v, int) else v for v in values[1:]]
         standings.append(StandingRow(s.get("place"), team, str(s.get("name") or names.get(team, team)),
-                                     numbers.get(team, ""), [s.get("mp"), s.get("lp"), s.get("opp")], words,
-                                     str(s.get("group") or "")))  # fmt: skip
+                                     numbers.get(team, ""), values, words, str(s.get("group") or "")))  # fmt: skip
     matches = []
     views = []
     for i, raw in enumerate(_seq(doc.get("matches"))):
@@ -517,7 +523,8 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
             ))  # fmt: skip
         matches.append(MatchPage(slug, int(m.round or 0), m.table, heading,
                                  result_sentence(m, w), rows, games))  # fmt: skip
-    columns = [(w(f"standings.{c}"), w(f"standings.{c}_full")) for c in ("mp", "lp", "opp")]
+    shown = ("mp", "points", "opp_points") if board else ("mp", "lp", "opp")
+    columns = [(w(f"standings.{c}"), w(f"standings.{c}_full")) for c in shown]
     return Site(
         title,
         header,

@@ -112,7 +112,8 @@ def finish_knockout(
     write_site: Callable[[dict[str, Any]], None],
 ) -> dict[str, Any]:
     """The event's files from its export: results.json (every match game by game, the standings and
-    the bracket), a CSV per match, per game and of the standings, the results page and site."""
+    the bracket), a CSV per match, per game and of the standings, the results page (Chinese, and its
+    English twin ``results.en.html``) and site."""
     results = export["results"]
     document = {
         "event": export["event"],
@@ -128,7 +129,10 @@ def finish_knockout(
     (out / "results.csv").write_text(match_results_csv(results))
     (out / "boards.csv").write_text(match_boards_csv(results))
     (out / "standings.csv").write_text(match_standings_csv(results))
-    (out / "results.html").write_text(match_results_html(results, title))
+    # The page in Chinese and its English twin, each with the rounds' commitments the lots came from.
+    with_rounds = {**results, "rounds": export["rounds"]}
+    (out / "results.html").write_text(match_results_html(with_rounds, title, "zh"))
+    (out / "results.en.html").write_text(match_results_html(with_rounds, title, "en"))
     write_site(document)
     names = {s["team"]: s["name"] for s in results["standings"]}
     final = document["bracket"][-1]

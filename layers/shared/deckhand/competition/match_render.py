@@ -9,16 +9,25 @@ Every name is the organiser's or a player's input: the HTML page escapes all tex
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
 from ..engines.common.cards import TOKENS
-from .csv_cells import SafeWriter
+from .board_render import (
+    BOARD_STANDINGS_COLUMNS,
+    board_games_csv,
+    board_matches_csv,
+    board_results_html,
+    halved,
+    is_board_game,
+)
+from .board_words import Lang
+from .match_doc import IN_PLAY as IN_PLAY  # the site reads these from here
+from .match_doc import STYLE, Cell, as_map, as_seq, cell_text, csv_text, html_table, match_cells, match_views
+from .match_doc import MatchView as MatchView
+from .match_doc import team_names as team_names
 from .matchplay.ranking import Step
-
-IN_PLAY = "in_play"  # the ``kind`` the CSV gives a match whose result is not in yet
 
 # The step of the ranking chain that fixed a place (``decided_by``), in a player's words.
 STEP_WORDS: dict[Step, str] = {
@@ -61,28 +70,10 @@ def bracket_words(label: str) -> str:
     return f"{part}, round {rnd}, match {number}"
 
 
-_ORDINALS = ("1st", "2nd", "3rd", "4th")
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 # --- reading the document -------------------------------------------------------------------------
-
-
-def _text(value: Any) -> str:
-    """A cell's text: None is empty, a list is its items separated by spaces."""
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return " ".join(_text(v) for v in value)
-    return str(value)
-
-
-def _map(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _seq(value: Any) -> Sequence[Any]:
-    return value if isinstance(value, list | tuple) else ()
 
 
 def _step(value: Any) -> Step | None:
@@ -94,121 +85,23 @@ def _step(value: Any) -> Step | None:
 
 def _step_words(value: Any) -> str:
     step = _step(value)
-    return STEP_WORDS[step] if step is not None else _text(value)
-
-
-def _sides(match: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    pairs = list(_seq(match.get("pairs")))
-    pairs += [None] * (2 - len(pairs))
-    a, b = pairs[0], pairs[1]
-    return (None if a is None else str(a)), (None if b is None else str(b))
-
-
-def _kind(match: Mapping[str, Any]) -> str:
-    result = match.get("result")
-    if not isinstance(result, Mapping):
-        return IN_PLAY
-    return _text(result.get("kind")) or ("bye" if match.get("bye") else "played")
-
-
-class MatchView:
-    """One match with the lookups every renderer needs: names, seats, players."""
-
-    def __init__(self, match: Mapping[str, Any], names: Mapping[str, str]) -> None:
-        self.raw = match
-        self.a, self.b = _sides(match)
-        self.kind = _kind(match)
-        self.result = _map(match.get("result"))
-        own = _map(match.get("names"))
-        self.names = {t: _text(own.get(t)) or names.get(t, t) for t in (self.a, self.b) if t is not None}
-        self.seat_team: dict[int, str] = {}
-        self.seat_player: dict[int, str] = {}
-        players = _map(match.get("players"))
-        for team, seats in _map(match.get("seats")).items():
-            for i, seat in enumerate(_seq(seats)):
-                if isinstance(seat, int):
-                    self.seat_team[seat] = str(team)
-                    team_players = _seq(players.get(team))
-                    if i < len(team_players):
-                        self.seat_player[seat] = _text(team_players[i])
-
-    @property
-    def round(self) -> str:
-        return _text(self.raw.get("round"))
-
-    @property
-    def table(self) -> str:
-        return _text(self.raw.get("table"))
-
-    @property
-    def boards(self) -> list[Mapping[str, Any]]:
-        return [b for b in _seq(self.raw.get("boards")) if isinstance(b, Mapping)]
-
-    def name(self, team: Any) -> str:
-        if team is None:
-            return ""
-        return self.names.get(str(team), str(team))
-
-    def side_value(self, key: str, team: str | None) -> str:
-        """``result[key][team]`` as text (levels, mp, lp); empty when not there."""
-        return "" if team is None else _text(_map(self.result.get(key)).get(team))
-
-    def seat_name(self, seat: Any) -> str:
-        """``seat 2 · p3 · Li & Wang`` (as much of it as the document gives)."""
-        parts = [f"seat {_text(seat)}"]
-        if isinstance(seat, int):
-            if seat in self.seat_player:
-                parts.append(self.seat_player[seat])
-            if seat in self.seat_team:
-                parts.append(self.name(self.seat_team[seat]))
-        return " · ".join(parts)
-
-    def finishers(self, board: Mapping[str, Any]) -> list[tuple[str, Any]]:
-        """(place, seat) in finishing order; with three out the fourth seat is last by elimination;
-        seats not out when the board ended (a side finished 1st and 2nd) are listed as ``not out``."""
-        order = [s for s in _seq(board.get("order"))]
-        out: list[tuple[str, Any]] = [
-            (_ORDINALS[i] if i < len(_ORDINALS) else f"{i + 1}th", s) for i, s in enumerate(order)
-        ]
-        rest = [s for s in sorted(self.seat_team) if s not in order]
-        if len(order) == 3 and len(rest) == 1:
-            return [*out, ("4th", rest[0])]
-        return out + [("not out", s) for s in rest]
-
-
-def team_names(doc: Mapping[str, Any]) -> dict[str, str]:
-    """Every pair's name the document gives (the matches' names, then the standings')."""
-    names: dict[str, str] = {}
-    for s in _seq(doc.get("standings")):
-        s = _map(s)
-        if s.get("team") is not None and s.get("name"):
-            names[str(s["team"])] = _text(s["name"])
-    for m in _seq(doc.get("matches")):
-        for team, name in _map(_map(m).get("names")).items():
-            if name:
-                names[str(team)] = _text(name)
-    return names
-
-
-def _matches(doc: Mapping[str, Any]) -> list[MatchView]:
-    names = team_names(doc)
-    return [MatchView(m, names) for m in _seq(doc.get("matches")) if isinstance(m, Mapping)]
+    return STEP_WORDS[step] if step is not None else cell_text(value)
 
 
 def _transfers(items: Any, *, cards: bool = False) -> list[tuple[Any, Any, str]]:
     out = []
-    for t in _seq(items):
-        t = _map(t)
-        card = _text(t.get("card"))
+    for t in as_seq(items):
+        t = as_map(t)
+        card = cell_text(t.get("card"))
         out.append((t.get("from"), t.get("to"), _card_words(card) if cards else card))
     return out
 
 
 def _penalties(items: Any) -> list[tuple[Any, str]]:
     out = []
-    for p in _seq(items):
-        p = list(_seq(p)) + [None, None]
-        out.append((p[0], _text(p[1])))
+    for p in as_seq(items):
+        p = list(as_seq(p)) + [None, None]
+        out.append((p[0], cell_text(p[1])))
     return out
 
 
@@ -271,28 +164,16 @@ MATCH_BOARDS_COLUMNS = [
 MATCH_STANDINGS_COLUMNS = ["place", "team", "name", "mp", "lp", "opp", "decided_by", "deals"]
 
 
-def _csv(header: list[str], rows: Iterable[list[str]]) -> str:
-    """Rows ending in ``\n``. A carriage return in a cell is written as a line feed: with this line
-    ending Python's writer leaves a lone ``\r`` unquoted, and readers would split the row there."""
-    out = io.StringIO()
-    writer = SafeWriter(out)
-    writer.writerow(header)
-    writer.writerows([c.replace("\r\n", "\n").replace("\r", "\n") for c in row] for row in rows)
-    return out.getvalue()
-
-
 def match_results_csv(doc: dict[str, Any]) -> str:
     """One row per match, in the document's order. A bye has no table, no pair B and no levels; a
-    match still in play has ``kind`` ``in_play`` and no result columns."""
-    deals = _text(doc.get("deals"))
+    match still in play has ``kind`` ``in_play`` and no result columns. A board game's: its own
+    columns (board_render.py)."""
+    if is_board_game(doc):
+        return board_matches_csv(doc)
+    deals = cell_text(doc.get("deals"))
     rows = [
         [
-            m.round,
-            m.table,
-            m.a or "",
-            m.name(m.a),
-            m.b or "",
-            m.name(m.b),
+            *match_cells(m),
             m.side_value("levels", m.a),
             m.side_value("levels", m.b),
             m.side_value("mp", m.a),
@@ -302,27 +183,30 @@ def match_results_csv(doc: dict[str, Any]) -> str:
             m.kind,
             deals,
         ]
-        for m in _matches(doc)
+        for m in match_views(doc)
     ]
-    return _csv(MATCH_RESULTS_COLUMNS, rows)
+    return csv_text(MATCH_RESULTS_COLUMNS, rows)
 
 
 def _transfer_summary(items: Any) -> str:
-    return "; ".join(f"{_text(f)}->{_text(t)} {card}" for f, t, card in _transfers(items))
+    return "; ".join(f"{cell_text(f)}->{cell_text(t)} {card}" for f, t, card in _transfers(items))
 
 
 def match_boards_csv(doc: dict[str, Any]) -> str:
     """One row per board played. Levels before and after per pair; the finishing order as seats
     (``0 2 1 3``, first out first) and as the pairs' names by place; tribute and returns as
-    ``from->to card`` (seats, card tokens) separated by ``; ``; penalties as ``seat kind``."""
-    deals = _text(doc.get("deals"))
+    ``from->to card`` (seats, card tokens) separated by ``; ``; penalties as ``seat kind``. A board
+    game's: one row per game, in its own columns (board_render.py)."""
+    if is_board_game(doc):
+        return board_games_csv(doc)
+    deals = cell_text(doc.get("deals"))
     rows = []
-    for m in _matches(doc):
+    for m in match_views(doc):
         for b in m.boards:
-            before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
+            before, after = as_map(b.get("levels_before")), as_map(b.get("levels_after"))
             side = b.get("level_side")
             by_place = [""] * 4
-            for i, seat in enumerate(_seq(b.get("order"))[:4]):
+            for i, seat in enumerate(as_seq(b.get("order"))[:4]):
                 team = m.seat_team.get(seat) if isinstance(seat, int) else None
                 by_place[i] = m.name(team)
             rows.append(
@@ -331,88 +215,52 @@ def match_boards_csv(doc: dict[str, Any]) -> str:
                     m.table,
                     m.a or "",
                     m.b or "",
-                    _text(b.get("game")),
-                    _text(b.get("board")),
-                    _text(side),
-                    _text(before.get(side)) if isinstance(side, str) else "",
-                    _text(before.get(m.a)) if m.a else "",
-                    _text(before.get(m.b)) if m.b else "",
-                    _text(after.get(m.a)) if m.a else "",
-                    _text(after.get(m.b)) if m.b else "",
-                    _text(b.get("order")),
+                    cell_text(b.get("game")),
+                    cell_text(b.get("board")),
+                    cell_text(side),
+                    cell_text(before.get(side)) if isinstance(side, str) else "",
+                    cell_text(before.get(m.a)) if m.a else "",
+                    cell_text(before.get(m.b)) if m.b else "",
+                    cell_text(after.get(m.a)) if m.a else "",
+                    cell_text(after.get(m.b)) if m.b else "",
+                    cell_text(b.get("order")),
                     *by_place,
                     _transfer_summary(b.get("tribute")),
                     _transfer_summary(b.get("returns")),
-                    "; ".join(f"{_text(s)} {k}" for s, k in _penalties(b.get("penalties"))),
-                    _text(b.get("ended_by")),
+                    "; ".join(f"{cell_text(s)} {k}" for s, k in _penalties(b.get("penalties"))),
+                    cell_text(b.get("ended_by")),
                     deals,
                 ]
             )
-    return _csv(MATCH_BOARDS_COLUMNS, rows)
+    return csv_text(MATCH_BOARDS_COLUMNS, rows)
 
 
 def match_standings_csv(doc: dict[str, Any]) -> str:
     """One row per pair, best first; ``decided_by`` is the ranking step's name (``mp``, ``lp``,
-    ``ld``, ``h2h``, ``opp``, ``shared``, ``lot``, ``none``)."""
-    deals = _text(doc.get("deals"))
+    ``ld``, ``h2h``, ``opp``, ``shared``, ``lot``, ``none``). A board game's: one per player, its
+    game points and opponents' halved from the doubled ``lp`` and ``opp`` (board_render.py)."""
+    board = is_board_game(doc)
+    deals = cell_text(doc.get("deals"))
     names = team_names(doc)
     rows = []
-    for s in _seq(doc.get("standings")):
-        s = _map(s)
-        team = _text(s.get("team"))
+    for s in as_seq(doc.get("standings")):
+        s = as_map(s)
+        team = cell_text(s.get("team"))
         rows.append(
             [
-                _text(s.get("place")),
+                cell_text(s.get("place")),
                 team,
-                _text(s.get("name")) or names.get(team, team),
-                _text(s.get("mp")),
-                _text(s.get("lp")),
-                _text(s.get("opp")),
-                _text(s.get("decided_by")),
+                cell_text(s.get("name")) or names.get(team, team),
+                cell_text(s.get("mp")),
+                *(halved(s.get(k), ".5") if board else cell_text(s.get(k)) for k in ("lp", "opp")),
+                cell_text(s.get("decided_by")),
                 deals,
             ]
         )
-    return _csv(MATCH_STANDINGS_COLUMNS, rows)
+    return csv_text(BOARD_STANDINGS_COLUMNS if board else MATCH_STANDINGS_COLUMNS, rows)
 
 
 # --- HTML -----------------------------------------------------------------------------------------
-
-_STYLE = """
-body{font-family:system-ui,sans-serif;margin:2rem;color:#222;max-width:72rem}
-table{border-collapse:collapse;margin:0 0 1.5rem}
-th,td{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top}
-th{background:#f0f0f0}td.num{text-align:right}
-caption{text-align:left;font-weight:600;padding:.3rem 0}
-section.match{margin:0 0 1rem}p.kind{font-weight:600}
-""".strip()
-
-# A cell is text (escaped) or lines of text (each escaped, joined by <br>); nothing else reaches HTML.
-_Cell = str | list[str]
-
-
-def _cell(value: _Cell, *, num: bool = False) -> str:
-    lines = [value] if isinstance(value, str) else value
-    klass = ' class="num"' if num else ""
-    return f"<td{klass}>{'<br>'.join(escape(line) for line in lines)}</td>"
-
-
-def _html_table(
-    caption: str,
-    headers: list[str],
-    rows: list[list[_Cell]],
-    *,
-    num: frozenset[int] = frozenset(),
-    css_id: str = "",
-) -> str:
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(_cell(c, num=i in num) for i, c in enumerate(row)) + "</tr>" for row in rows
-    )
-    ident = f' id="{escape(css_id)}"' if css_id else ""
-    return (
-        f"<table{ident}><caption>{escape(caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    )
 
 
 def _deals_sentence(deals: Any) -> str:
@@ -420,31 +268,31 @@ def _deals_sentence(deals: Any) -> str:
         return "Deals: secret — each round's deals were committed to before play and revealed after."
     if deals == "organiser_seed":
         return "Deals: from the organiser's seed — anyone with the seed could know every board."
-    return f"Deals: {_text(deals)}" if deals else ""
+    return f"Deals: {cell_text(deals)}" if deals else ""
 
 
 def _standings_html(doc: Mapping[str, Any]) -> str:
     names = team_names(doc)
-    rows: list[list[_Cell]] = []
+    rows: list[list[Cell]] = []
     used: list[Step] = []
-    for s in _seq(doc.get("standings")):
-        s = _map(s)
-        team = _text(s.get("team"))
+    for s in as_seq(doc.get("standings")):
+        s = as_map(s)
+        team = cell_text(s.get("team"))
         step = _step(s.get("decided_by"))
         if step is not None and step in _STEP_EXPLAINED and step not in used:
             used.append(step)
-        group = _text(s.get("group"))
+        group = cell_text(s.get("group"))
         rows.append(
             [
-                f"{group} {_text(s.get('place'))}" if group else _text(s.get("place")),
-                _text(s.get("name")) or names.get(team, team),
-                _text(s.get("mp")),
-                _text(s.get("lp")),
-                _text(s.get("opp")),
+                f"{group} {cell_text(s.get('place'))}" if group else cell_text(s.get("place")),
+                cell_text(s.get("name")) or names.get(team, team),
+                cell_text(s.get("mp")),
+                cell_text(s.get("lp")),
+                cell_text(s.get("opp")),
                 _step_words(s.get("decided_by")),
             ]
         )
-    table = _html_table(
+    table = html_table(
         "Standings",
         ["Place", "Pair", "Match points", "Level points", "Opponents' level points", "Place decided by"],
         rows,
@@ -459,7 +307,7 @@ def _standings_html(doc: Mapping[str, Any]) -> str:
 
 
 def result_sentence(m: MatchView) -> str:
-    mp = _map(m.result.get("mp"))
+    mp = as_map(m.result.get("mp"))
     if m.kind == IN_PLAY:
         return "In play: no result yet."
     if m.kind == "bye":
@@ -486,16 +334,16 @@ def result_sentence(m: MatchView) -> str:
     return f"{m.name(winner)} wins: {score}{levels}."
 
 
-def _board_rows(m: MatchView) -> list[list[_Cell]]:
-    rows: list[list[_Cell]] = []
+def _board_rows(m: MatchView) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
     for b in m.boards:
-        before, after = _map(b.get("levels_before")), _map(b.get("levels_after"))
+        before, after = as_map(b.get("levels_before")), as_map(b.get("levels_after"))
         side = b.get("level_side")
         played_at = ""
         if isinstance(side, str):
-            played_at = f"{_text(before.get(side))} ({m.name(side)})"
+            played_at = f"{cell_text(before.get(side))} ({m.name(side)})"
         climb = [
-            f"{_text(before.get(t))} → {_text(after.get(t))}" if t in before or t in after else ""
+            f"{cell_text(before.get(t))} → {cell_text(after.get(t))}" if t in before or t in after else ""
             for t in (m.a, m.b)
             if t is not None
         ]
@@ -511,15 +359,15 @@ def _board_rows(m: MatchView) -> list[list[_Cell]]:
         penalties = [f"{m.seat_name(s)}: {k}" for s, k in _penalties(b.get("penalties"))]
         rows.append(
             [
-                _text(b.get("game")),
-                _text(b.get("board")),
+                cell_text(b.get("game")),
+                cell_text(b.get("board")),
                 played_at,
                 *climb,
                 finish or "—",
                 tribute or "—",
                 returns or "—",
                 penalties or "—",
-                _text(b.get("ended_by")),
+                cell_text(b.get("ended_by")),
             ]
         )
     return rows
@@ -530,7 +378,7 @@ def _match_html(m: MatchView) -> str:
         head = f"Bye: {m.name(m.a)}"
     else:
         table = f"Table {m.table}: " if m.table else ""
-        label = _text(m.raw.get("bracket"))
+        label = cell_text(m.raw.get("bracket"))
         stage = f" ({bracket_words(label)})" if label else ""
         head = f"{table}{m.name(m.a)} v {m.name(m.b)}{stage}"
     who = []
@@ -550,24 +398,28 @@ def _match_html(m: MatchView) -> str:
         headers = ["Game", "Board", "Level played (side)"]
         headers += [f"Levels of {m.name(t)}" for t in (m.a, m.b) if t is not None]
         headers += ["Finishing order", "Tribute", "Returns", "Penalties", "Ended by"]
-        parts.append(_html_table("Boards", headers, rows, num=frozenset({0, 1})))
+        parts.append(html_table("Boards", headers, rows, num=frozenset({0, 1})))
     return f'<section class="match">{"".join(parts)}</section>'
 
 
-def match_results_html(doc: dict[str, Any], title: str = "Results") -> str:
+def match_results_html(doc: dict[str, Any], title: str = "Results", lang: Lang | None = None) -> str:
     """A self-contained page: the standings with the step that decided each place, then each round's
     matches board by board (levels climbing, finishing order by seat and pair, tribute and returns,
-    penalties); byes, forfeits and matches in play shown as such. No scripts, no external files."""
-    event = _map(doc.get("event"))
+    penalties); byes, forfeits and matches in play shown as such. No scripts, no external files.
+    A board game's is its own page (board_render.py), in ``lang`` (Chinese unless asked in English);
+    a card game's is in English."""
+    if is_board_game(doc):
+        return board_results_html(doc, title, lang or "zh")
+    event = as_map(doc.get("event"))
     facts = [
-        _text(event.get("name")),
-        f"format: {_text(event.get('format'))}" if event.get("format") else "",
-        f"rule set: {_text(doc.get('ruleset'))}" if doc.get("ruleset") else "",
+        cell_text(event.get("name")),
+        f"format: {cell_text(event.get('format'))}" if event.get("format") else "",
+        f"rule set: {cell_text(doc.get('ruleset'))}" if doc.get("ruleset") else "",
     ]
     intro = " · ".join(f for f in facts if f)
     deals = _deals_sentence(doc.get("deals"))
     rounds: dict[str, list[MatchView]] = {}
-    for m in _matches(doc):
+    for m in match_views(doc):
         rounds.setdefault(m.round, []).append(m)
     body = "".join(
         f'<h2 id="round-{escape(r)}">Round {escape(r)}</h2>' + "".join(_match_html(m) for m in ms)
@@ -575,7 +427,7 @@ def match_results_html(doc: dict[str, Any], title: str = "Results") -> str:
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{escape(title)}</h1>"
         + (f'<p class="event">{escape(intro)}</p>' if intro else "")
         + (f'<p class="deals">{escape(deals)}</p>' if deals else "")

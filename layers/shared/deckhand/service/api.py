@@ -325,7 +325,8 @@ def build_app(runtime: Callable[[], Runtime]) -> APIGatewayRestResolver:
 def _html(event: EventItem, doc: dict[str, Any]) -> str:
     """The results page players read: a match event's board by board, a duplicate event's by board."""
     if event.match is not None:
-        return match_render.match_results_html(doc["results"], event.name)
+        # A board game's page gives each round's commitment and secret: its lots were drawn from them.
+        return match_render.match_results_html({**doc["results"], "rounds": doc["rounds"]}, event.name)
     return results_html(doc["standings"], title=event.name)
 
 

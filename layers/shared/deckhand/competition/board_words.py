@@ -1,0 +1,188 @@
+"""A board game's results page in its players' words, Chinese and English (competition/board_render.py).
+
+Keys by what they name: the page's headings and sentences, ``first_by.*`` (how a game's first mover
+was decided, as the records name it), ``why.*`` (how a game ended: the engine's word, or the match's
+``forfeit`` / ``disqualify``), ``step.*`` (the ranking step that fixed a place), ``format.*`` and
+``bracket.*``. A word the table does not know is shown as the document gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
+
+ZH: dict[str, str] = {
+    "html_lang": "zh-CN",
+    "format": "赛制：{format}",
+    "ruleset": "规则：{ruleset}",
+    "lots.secret": "抽签（对阵的抽签、猜先与掷币定先手、打满局数仍平时的抽签）取自每轮的秘密："
+    "开赛前公布其承诺（SHA-256），该轮结束后公开秘密；deckhand verify 据此复核每一次抽签。",
+    "lots.organiser_seed": "抽签（对阵的抽签、猜先与掷币定先手、打满局数仍平时的抽签）取自每轮的秘密，"
+    "而秘密由主办方的种子算出：知道种子的人可以预知每一次抽签（仅限不计等级分的比赛）。"
+    "每轮开赛前公布其承诺（SHA-256），该轮结束后公开秘密。",
+    "commitments": "各轮的承诺（开赛前公布）与秘密（该轮结束后公开）",
+    "commitments.round": "轮次",
+    "commitments.commitment": "SHA-256 承诺",
+    "commitments.secret": "秘密",
+    "standings": "排名",
+    "standings.place": "名次",
+    "standings.player": "选手",
+    "standings.mp": "比赛分",
+    "standings.points": "局分",
+    "standings.opp": "对手局分",
+    "standings.decided_by": "名次依据",
+    "matches": "对局",
+    "round": "第 {round} 轮",
+    "match.head": "{table} 台：{a} 对 {b}",
+    "match.bye": "轮空：{player}",
+    "match.versus": "{a} 对 {b}",
+    "match.stage": "（{stage}）",
+    "result.in_play": "进行中：尚无结果。",
+    "result.bye": "轮空：{player} 本轮无对手，按对方弃权获胜计，得 {mp} 比赛分。",
+    "result.score": "比赛分 {mp_a}:{mp_b}，局分 {a}:{b}",
+    "result.won": "{winner} 获胜：{score}。",
+    "result.lot": "{winner} 经抽签获胜：{score}，打满局数仍平。",
+    "result.drawn": "和局：{score}。",
+    "result.forfeit": "弃权：{loser} 弃权；{winner} 获胜，{score}。",
+    "games": "各局",
+    "games.game": "局",
+    "games.first": "先行",
+    "games.first_by": "先行如何决定",
+    "games.result": "结果",
+    "games.ended_by": "结束方式",
+    "games.points": "{player} 局分",
+    "game.won": "{winner} 胜",
+    "game.drawn": "和棋",
+    "game.in_play": "进行中",
+    "first_by.draw": "抽签序号小者",
+    "first_by.toss": "掷币决定",
+    "first_by.lot": "猜先",
+    "first_by.alternate": "与上一局交换先后",
+    "why.resignation": "认输",
+    "why.resign": "认输",
+    "why.checkmate": "将死",
+    "why.stalemate": "困毙",
+    "why.repetition": "重复局面",
+    "why.no_capture": "六十回合未吃子",
+    "why.agreement": "议和",
+    "why.agreed": "议和",
+    "why.time": "超时",
+    "why.five": "成五",
+    "why.claim": "指出禁手",
+    "why.forbidden": "禁手",
+    "why.full": "棋盘下满",
+    "why.forfeit": "弃权",
+    "why.disqualify": "取消资格",
+    "why.played": "下完",
+    "step.mp": "比赛分",
+    "step.lp": "局分",
+    "step.h2h": "相互间的局分",
+    "step.opp": "对手局分",
+    "step.shared": "名次并列",
+    "step.lot": "抽签",
+    "step.knockout": "淘汰赛中止步的轮次",
+    "step.cut": "晋级的阶段",
+    "format.knockout": "单败淘汰赛",
+    "format.swiss": "积分编排赛",
+    "format.round_robin": "循环赛",
+    "format.double_elimination": "双败淘汰赛",
+    "bracket.F": "决赛",
+    "bracket.F2": "加赛决赛",
+    "bracket.3rd": "三四名决赛",
+    "bracket.W": "胜者组第 {round} 轮第 {n} 场",
+    "bracket.L": "败者组第 {round} 轮第 {n} 场",
+}
+
+EN: dict[str, str] = {
+    "html_lang": "en",
+    "format": "format: {format}",
+    "ruleset": "rule set: {ruleset}",
+    "lots.secret": "Lots (the draw, who moves first by 猜先 or a coin toss, a tie still level after its "
+    "last game) are drawn from each round's secret: its SHA-256 commitment was published before the "
+    "round and the secret revealed after it; deckhand verify checks every lot from them.",
+    "lots.organiser_seed": "Lots (the draw, who moves first by 猜先 or a coin toss, a tie still level "
+    "after its last game) are drawn from each round's secret, which the organiser's seed gives: anyone "
+    "with the seed could know every lot (unrated events only). Each round's SHA-256 commitment was "
+    "published before it and the secret revealed after it.",
+    "commitments": "Each round's commitment (published before it) and secret (revealed after it)",
+    "commitments.round": "Round",
+    "commitments.commitment": "SHA-256 commitment",
+    "commitments.secret": "Secret",
+    "standings": "Standings",
+    "standings.place": "Place",
+    "standings.player": "Player",
+    "standings.mp": "Match points",
+    "standings.points": "Game points",
+    "standings.opp": "Opponents' game points",
+    "standings.decided_by": "Place decided by",
+    "matches": "Matches",
+    "round": "Round {round}",
+    "match.head": "Table {table}: {a} v {b}",
+    "match.bye": "Bye: {player}",
+    "match.versus": "{a} v {b}",
+    "match.stage": " ({stage})",
+    "result.in_play": "In play: no result yet.",
+    "result.bye": "Bye: {player} has no opponent this round and scores as a forfeit win, {mp} match points.",
+    "result.score": "match points {mp_a}:{mp_b}, games {a}:{b}",
+    "result.won": "{winner} wins: {score}.",
+    "result.lot": "{winner} wins by lot: {score}, level after the last game.",
+    "result.drawn": "Draw: {score}.",
+    "result.forfeit": "Forfeit: {loser} forfeited; {winner} wins, {score}.",
+    "games": "Games",
+    "games.game": "Game",
+    "games.first": "First to move",
+    "games.first_by": "Decided by",
+    "games.result": "Result",
+    "games.ended_by": "Ended by",
+    "games.points": "{player}'s points",
+    "game.won": "{winner} wins",
+    "game.drawn": "Drawn",
+    "game.in_play": "In play",
+    "first_by.draw": "the lower draw number",
+    "first_by.toss": "a coin toss",
+    "first_by.lot": "by lot (猜先)",
+    "first_by.alternate": "colours swapped from the game before",
+    "why.resignation": "resignation",
+    "why.resign": "resignation",
+    "why.checkmate": "checkmate",
+    "why.stalemate": "no legal move",
+    "why.repetition": "repetition",
+    "why.no_capture": "60 moves each without a capture",
+    "why.agreement": "agreement",
+    "why.agreed": "agreement",
+    "why.time": "time",
+    "why.five": "five in a row",
+    "why.claim": "a forbidden move claimed",
+    "why.forbidden": "a forbidden move",
+    "why.full": "the board full",
+    "why.forfeit": "a forfeit",
+    "why.disqualify": "a disqualification",
+    "why.played": "played out",
+    "step.mp": "match points",
+    "step.lp": "game points",
+    "step.h2h": "game points among the tied players",
+    "step.opp": "opponents' game points",
+    "step.shared": "shared place",
+    "step.lot": "lot",
+    "step.knockout": "knockout round reached",
+    "step.cut": "stage reached",
+    "format.knockout": "knockout",
+    "format.swiss": "Swiss",
+    "format.round_robin": "round robin",
+    "format.double_elimination": "double elimination",
+    "bracket.F": "Final",
+    "bracket.F2": "Reset final",
+    "bracket.3rd": "3rd-place match",
+    "bracket.W": "Winners' bracket, round {round}, match {n}",
+    "bracket.L": "Losers' bracket, round {round}, match {n}",
+}
+
+WORDS: dict[Lang, dict[str, str]] = {"zh": ZH, "en": EN}
+
+
+def game_words(words: dict[str, str]) -> dict[str, str]:
+    """How a game's first mover was decided and how it ended (``first_by.*``, ``why.*``): the results
+    site says them in these words too."""
+    return {k: v for k, v in words.items() if k.startswith(("first_by.", "why."))}
