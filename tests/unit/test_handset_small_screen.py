@@ -7,6 +7,7 @@ ESP32 display draws those rows (inverse video for the cursor) instead of cutting
 from __future__ import annotations
 
 import importlib
+import io
 import sys
 import types
 from pathlib import Path
@@ -344,3 +345,29 @@ def test_the_esp32_display_draws_the_layout_with_the_cursor_in_inverse_video(esp
     display.show(["Deckhand handset", "hs-T12-3", "no Wi-Fi: check the ssid in config.json"])
     text = ["".join(oled.chars.get((r, k), " ") for k in range(16)).rstrip() for r in range(8)]
     assert "config.json" in " ".join(text).split()
+
+
+def test_the_terminal_shows_the_small_screen_and_takes_the_buttons() -> None:
+    """``deckhand handset --small-screen``: the 8 rows of 16 in a frame, the marks under their rows, and
+    ``press`` for the device's buttons."""
+    from deckhand_local.venue.terminal import TerminalHandset
+
+    term = TerminalHandset.__new__(TerminalHandset)
+    term.thing, term.out, term._frames = "hs-1", io.StringIO(), -1
+    term.hal = HostHal(small=True)
+    term.app = Handset(term.hal, Ids())
+    term.app.attach(Sent())
+    term.app.on_message(board_view("xiangqi-2004"))
+    term.command("press right right select right")
+    assert term.app.picked and term.app.cursor is not None
+    term.out = io.StringIO()
+    term.show()
+    shown = term.out.getvalue().splitlines()
+    framed = [line[3:19] for line in shown if line.startswith("  |")]
+    assert len(framed) == 8 and framed[0].startswith("TURN 41s")
+    assert shown.count("  +" + "-" * 16 + "+") == 2
+    under = [line for line in shown if line.startswith("   ")]
+    assert under[0].strip() == "#" * 8  # the turn in inverse video
+    assert any("*" in line for line in under)  # the square picked, boxed
+    term.command("press jump")
+    assert "press which button?" in term.out.getvalue()
