@@ -371,3 +371,40 @@ def test_the_terminal_shows_the_small_screen_and_takes_the_buttons() -> None:
     assert any("*" in line for line in under)  # the square picked, boxed
     term.command("press jump")
     assert "press which button?" in term.out.getvalue()
+
+
+def test_the_devices_docs_example_is_what_the_terminal_prints() -> None:
+    """docs/devices.md, "On the ESP32's 128×64 display": the Xiangqi view of docs/protocol.md as it
+    comes, then after left, select and left to i1, side by side as ``--small-screen`` prints them."""
+    from deckhand.engines.contract import Action
+    from deckhand_local.venue.terminal import TerminalHandset
+
+    text = (ROOT / "docs" / "devices.md").read_text()
+    section = text[text.index("### On the ESP32's 128×64 display") :]
+    block = section[section.index("```\n") + 4 : section.index("```", section.index("```\n") + 4)]
+    left = [line[:32].rstrip() for line in block.splitlines() if line[:32].strip()]
+    right = [line[32:].rstrip() for line in block.splitlines() if line[32:].strip()]
+    spec = game("xiangqi-2004")
+    position = spec.new_board([], None)
+    position.apply(Action(0, "move", data={"from": "h2", "to": "e2"}))
+    position.apply(Action(1, "move", data={"from": "h9", "to": "g7"}))
+    message = outgoing.view(
+        ruleset="xiangqi-2004", board="KO-1-3", round_no=1, version=3, seat=0, status="playing",
+        left_ms=41000, screen=spec.screen(position, 0),  # type: ignore[misc]
+    )  # fmt: skip
+    term = TerminalHandset.__new__(TerminalHandset)
+    term.thing, term.out, term._frames = "hs-1", io.StringIO(), -1
+    term.hal = HostHal(small=True)
+    term.hal.ticks_ms = lambda: 0  # type: ignore[method-assign]
+    term.app = Handset(term.hal, Ids())
+    term.app.attach(Sent())
+    term.app.on_message(message)
+
+    def printed() -> list[str]:
+        term.out = io.StringIO()
+        term.show()
+        return [line for line in term.out.getvalue().splitlines() if line.strip()]
+
+    assert printed() == left
+    term.command("press left select " + " ".join(["left"] * 9))
+    assert printed() == right

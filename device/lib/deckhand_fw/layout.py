@@ -291,8 +291,8 @@ def handset(
     bottom = len(warned) + (1 if ask is not None else 0)
     grid = message.get("grid")
     if grid:
-        # The prompt and the status lines in turn beside the state: the board keeps the other rows.
-        texts = [ask["p"]] + info if ask is not None else info
+        # The status lines, then the prompt, in turn beside the state: the board keeps the other rows.
+        texts = info + [ask["p"]] if ask is not None else info
         frame.add(state + " " + "".join(page(texts, COLS - len(state) - 1, 1, elapsed_ms, frame)))
         if loud:
             frame.mark(0, 0, len(state), INVERSE)
