@@ -6,6 +6,8 @@ ESP32 display draws those rows (inverse video for the cursor) instead of cutting
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import io
 import sys
@@ -49,7 +51,12 @@ def small_handset() -> tuple[Handset, Clock]:
 
 
 def board_view(ruleset: str) -> dict[str, Any]:
-    """The view of the seat to move a few plies into a bot game, 41 s to decide."""
+    """The view of the seat to move a few plies into a bot game, 41 s to decide (a copy: made once)."""
+    return copy.deepcopy(made_view(ruleset))
+
+
+@functools.cache  # Xiangqi's bot takes a second for these plies
+def made_view(ruleset: str) -> dict[str, Any]:
     spec = game(ruleset)
     position = spec.new_board([], None)
     bot = spec.bot()
