@@ -142,7 +142,7 @@ def test_plain_lines_are_wrapped_and_painted():
 
 
 def test_suits_and_signs_are_in_the_fonts_letters():
-    assert layout.ascii("10\u2660 \u2026 A\u2665 \u2192") == "10S .. AH >"
+    assert layout.in_font("10\u2660 \u2026 A\u2665 \u2192") == "10S .. AH >"
     assert layout.card("HT") == "TH" and layout.card("BJ") == "BJ"
 
 

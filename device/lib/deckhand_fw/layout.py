@@ -51,7 +51,7 @@ class Frame:
         return self
 
 
-def ascii(text):
+def in_font(text):
     """The text in the font's characters: suits as letters (10♥ → 10H), any other sign as ``?``."""
     out = []
     for ch in text:
@@ -68,7 +68,7 @@ def wrap(text, width):
     if width <= 0:
         return rows
     line = ""
-    for word in ascii(text).split():
+    for word in in_font(text).split():
         while len(word) > width:
             if line:
                 rows.append(line)
@@ -134,7 +134,7 @@ def status(message, ask, elapsed_ms):
 def options(frame, ask, choice):
     """The options on one row: the highlighted one in inverse video, its neighbours as they fit, ``<``
     and ``>`` where more lie beyond."""
-    labels = [ascii(o["l"]) for o in ask["o"]]
+    labels = [in_font(o["l"]) for o in ask["o"]]
     choice = choice if 0 <= choice < len(labels) else 0
     first = last = choice
     used = len(labels[choice])
@@ -195,7 +195,7 @@ def square_note(grid, picked, cursor):
     text = "-".join(board.name(grid, c) for c in picked)
     if cursor is not None and cursor not in picked:
         text += ">" + board.name(grid, cursor)
-    return ascii(text)
+    return in_font(text)
 
 
 def draw_board(frame, grid, picked, cursor, n):
@@ -236,7 +236,7 @@ def card(token):
     """A card in two characters: rank then suit (``TH`` the ten of hearts, ``BJ`` a joker)."""
     if len(token) == 2 and token[0] in "SHCD":
         return token[1] + token[0]
-    return ascii(token)[:2]
+    return in_font(token)[:2]
 
 
 def draw_hand(frame, hand, selected, ask, hand_cursor, n):
