@@ -1,6 +1,7 @@
 """The firmware's pure modules under real MicroPython (WebAssembly port, via Node), its heap budget
 over a whole board, and its type check against the ESP32 stubs."""
 
+import functools
 import json
 import shutil
 import subprocess
@@ -68,6 +69,7 @@ def board_views(seat: int = 0, ruleset: str = RULESETS[0]) -> list[dict]:
         version += 1
 
 
+@functools.cache  # Xiangqi's bot takes seconds: its views are made once for the tests that read them
 def board_game_views(ruleset: str, seat: int = 0) -> list[dict]:
     """Seat 0's view messages over a bot game of a board game (its grid; the start lines at their
     longest and a 13-digit ``dl``, more than any game takes)."""
@@ -188,3 +190,13 @@ def test_electronic_board_under_micropython(tmp_path, ruleset):
     proc = run_micropython(tmp_path, ROOT / "device" / "tests" / "mp_test_eboard.py", ruleset=ruleset)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "eboard heap over a game" in proc.stdout and "micropython: 7 passed, 0 failed" in proc.stdout
+
+
+def test_small_screen_under_micropython(tmp_path):
+    """The 128x64 display's layout painted on a real framebuf (a 27-card hand scrolled under the cursor,
+    the options, plain lines wrapped), then the heap over a Xiangqi bot game's views answered through
+    the buttons, every frame checked: 8 rows of 16 characters, the marks painted (mp_test_screen)."""
+    script = ROOT / "device" / "tests" / "mp_test_screen.py"
+    proc = run_micropython(tmp_path, script, ruleset="xiangqi-2004")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "small screen heap over a game" in proc.stdout and "micropython: 4 passed, 0 failed" in proc.stdout

@@ -2,7 +2,7 @@
 # game's grid), the status lines and the prompt the server drew; the buttons select cards (or pick
 # squares) and move between the prompt's options; the chosen option goes up as one `act` message. The
 # handset knows no game.
-from . import board, protocol
+from . import board, layout, protocol
 from .views import ask_of, countdown, screen, selectable
 
 CALL = "call"  # the platform's action: call the referee to the table (docs/protocol.md)
@@ -30,6 +30,7 @@ class Handset:
         self.picked = []  # the grid's cells picked, in order (a move's from and to)
         self.cursor = None  # the grid's cell the buttons point at
         self.hand_cursor = 0  # the card of the hand the buttons point at
+        self.page = None  # a small display's page of the lines shown in turn (None: nothing paged)
 
     def attach(self, conn):
         self.conn = conn
@@ -137,12 +138,19 @@ class Handset:
     def tick(self):
         """Called from the main loop: redraw when the seconds left to decide change."""
         message = self.message
-        if message is None or not message.get("dl") or ask_of(message) is None:
+        if message is None:
             return
-        if countdown(message["dl"], self.elapsed()) != self.seconds:
+        elapsed = self.elapsed()
+        if self.page is not None and elapsed // layout.PAGE_MS != self.page:
+            self.render()  # the next page of the lines that do not fit a small display
+            return
+        if not message.get("dl") or ask_of(message) is None:
+            return
+        if countdown(message["dl"], elapsed) != self.seconds:
             self.render()
 
     def render(self):
+        self.page = None
         if self.unknown is not None:
             self.hal.display.show(["UNKNOWN DEVICE", self.unknown, "Ask the referee to register it"])
             return
@@ -151,7 +159,12 @@ class Handset:
             return
         elapsed = self.elapsed()
         self.seconds = countdown(self.message.get("dl", 0), elapsed)
-        lines = screen(
+        notes = []
+        if self.stopped:
+            notes.append("STOPPED: " + self.stopped)
+        if self.called == self.message["b"]:
+            notes.append("Referee called")
+        shown = (
             self.message,
             self.selected,
             elapsed,
@@ -161,11 +174,14 @@ class Handset:
             self.picked,
             self.cursor,
         )
-        if self.stopped:
-            lines.append("STOPPED: " + self.stopped)
-        if self.called == self.message["b"]:
-            lines.append("Referee called")
-        self.hal.display.show(lines)
+        if getattr(self.hal.display, "small", False):
+            # The 128x64 display: its own layout of the same screen, with the hand's cursor.
+            frame = layout.handset(*shown, self.hand_cursor, notes)
+            self.page = elapsed // layout.PAGE_MS if frame.paged else None
+            self.hal.display.show(frame.rows, frame.marks)
+            return
+        lines = screen(*shown)
+        self.hal.display.show(lines + notes)
 
     def on_input(self, event):
         """Buttons or touch: 'sel:<i>' selects or unselects card i of the hand (only the cards the ask
@@ -186,6 +202,7 @@ class Handset:
             else:
                 step = 1 if event == "right" else -1
                 self.hand_cursor = max(0, min(len(self.hand()) - 1, self.hand_cursor + step))
+                self.render()  # a small display shows the hand's cursor
                 return
         if event.startswith("sq:"):
             try:

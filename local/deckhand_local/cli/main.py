@@ -287,6 +287,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_handset.add_argument("--host", default="127.0.0.1", help="MQTT broker host (default: the local venue)")
     p_handset.add_argument("--port", type=int, help="MQTT port (default: the running venue's, else 1883)")
     p_handset.add_argument("--state", default=".deckhand", help="the venue's state folder")
+    p_handset.add_argument(
+        "--small-screen",
+        action="store_true",
+        help="show what the ESP32 handset's 128x64 display shows (8 rows of 16); its buttons with press",
+    )
 
     p_demo = sub.add_parser(
         "demo",

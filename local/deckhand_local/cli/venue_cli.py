@@ -145,5 +145,5 @@ def run_handset(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> in
         port = json.loads(running.read_text())["mqtt_port"] if running.exists() else 1883
     # The handset keeps its message ids and unanswered actions here, as a device keeps them in flash.
     link = VenueLink(port, VenueCredentials.for_state(state), host=args.host)
-    handset = TerminalHandset(args.thing, link, state / "handsets" / args.thing, stdout)
+    handset = TerminalHandset(args.thing, link, state / "handsets" / args.thing, stdout, args.small_screen)
     return handset.run(stdin)

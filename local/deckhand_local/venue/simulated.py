@@ -41,15 +41,15 @@ def host_client(cfg: dict[str, Any]) -> Any:
 
 
 class SimulatedDevice:
-    def __init__(self, thing: str, role: str, link: VenueLink, state: Path) -> None:
+    def __init__(self, thing: str, role: str, link: VenueLink, state: Path, small: bool = False) -> None:
         """``link``: the venue's broker and credentials, from which the device is configured as a
-        real one is provisioned."""
+        real one is provisioned; ``small``: its display shows what the ESP32's 128x64 one does."""
         firmware_on_path()
         from deckhand_fw.app import build
         from deckhand_fw.hal.host import HostHal
 
         self.thing = thing
-        self.hal = HostHal()
+        self.hal = HostHal(small)
         self.cfg = link.device_config(thing, role)
         self.state = state
         state.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ HELP = """Commands:
                    (when they read several ways, the prompt then lists the readings: choose one)
   move <squares>   pick these squares on the board (h2 e2; one for a stone: H8) and send the
                    prompt's option that takes squares, as the board names them
+  press <buttons>  press the handset's buttons in turn: left, right, select, next, ok
   hand             print the screen again
   referee          call the referee to this table
   help             this text
@@ -48,9 +49,13 @@ def parse_card(word: str) -> str:
     raise CommandError(f"{word!r} is not a card: type rank and suit, e.g. 3D, 10H, QS (suits D C H S)")
 
 
+BUTTONS = ("left", "right", "select", "next", "ok")
+
+
 class TerminalHandset(SimulatedDevice):
-    def __init__(self, thing: str, link: VenueLink, state: Path, out: IO[str]) -> None:
-        super().__init__(thing, "handset", link, state)
+    def __init__(self, thing: str, link: VenueLink, state: Path, out: IO[str], small: bool = False) -> None:
+        """``small``: print what the ESP32's 128x64 display shows (8 rows of 16) instead of every line."""
+        super().__init__(thing, "handset", link, state, small)
         self.out = out
         self._frames = -1
         self._was_connected = False
@@ -72,8 +77,19 @@ class TerminalHandset(SimulatedDevice):
 
     def show(self) -> None:
         self.say("")
-        for line in self.hal.display.lines:
-            self.say("  " + line)
+        if getattr(self.hal.display, "small", False):
+            # The 128x64 display's rows in a frame, each mark's cells under its row (# inverse video,
+            # * a picked square, + the last move).
+            self.say("  +" + "-" * 16 + "+")
+            picture = self.hal.display.picture()
+            for row, under in zip(picture[::2], picture[1::2], strict=True):
+                self.say("  |" + row.ljust(16) + "|")
+                if under:
+                    self.say("   " + under)
+            self.say("  +" + "-" * 16 + "+")
+        else:
+            for line in self.hal.display.lines:
+                self.say("  " + line)
         hand = self.app.hand()
         if hand:
             self.say("  " + "  ".join(f"{i}:{token}" for i, token in enumerate(hand, start=1)))
@@ -91,6 +107,8 @@ class TerminalHandset(SimulatedDevice):
                 self.say(HELP)
             elif verb == "hand":
                 self.show()
+            elif verb == "press":
+                self._press(args)
             elif verb == "referee":
                 self.app.on_input("call")  # the platform's call, in every game
             elif verb == "select":
@@ -109,6 +127,14 @@ class TerminalHandset(SimulatedDevice):
         except CommandError as exc:
             self.say(f"  ! {exc}")
         return True
+
+    def _press(self, buttons: list[str]) -> None:
+        """The handset's own buttons, as on the device (the screen shows the cursor with ``--small-screen``)."""
+        wrong = [b for b in buttons if b.lower() not in BUTTONS]
+        if not buttons or wrong:
+            raise CommandError(f"press which button? {', '.join(BUTTONS)}")
+        for button in buttons:
+            self.app.on_input(button.lower())
 
     def _ready(self) -> None:
         if self.app.message is None:

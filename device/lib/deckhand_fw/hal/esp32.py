@@ -5,11 +5,18 @@ import time
 import machine
 import network
 
+from .. import layout
+
 PINS = {"sda": 21, "scl": 22, "buzzer": 25, "step": 26, "dir": 27, "enable": 14, "uart_rx": 16, "uart_tx": 17}
 BUTTONS = {"left": 32, "right": 33, "select": 34, "ok": 35, "next": 39}
 
 
 class Display:
+    """The SSD1306 128x64 over I2C: 8 rows of 16 characters (layout.py). A handset draws its own
+    layout of the screen (``small``); any other lines are wrapped into the rows."""
+
+    small = True
+
     def __init__(self, i2c):
         try:
             import ssd1306  # pyright: ignore[reportMissingImports]  (installed with mip: package.json)
@@ -18,14 +25,13 @@ class Display:
         except (ImportError, OSError):
             self.oled = None
 
-    def show(self, lines):
+    def show(self, lines, marks=None):
+        """``lines`` with ``marks``: a layout's rows (layout.Frame); without: plain lines, wrapped."""
         if self.oled is None:
             for line in lines:
                 print(line)
             return
-        self.oled.fill(0)
-        for i, line in enumerate(lines[:8]):
-            self.oled.text(line[:16], 0, i * 8)
+        layout.paint(self.oled, lines, marks)
         self.oled.show()
 
 

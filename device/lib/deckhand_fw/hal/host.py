@@ -2,15 +2,43 @@
 # with these in-memory parts, for tests and the local venue's simulated devices.
 import time
 
+from .. import layout
+
 
 class Display:
-    def __init__(self):
+    """The screen in memory: every line as the app drew it, or with ``small`` what the ESP32's 128x64
+    display shows (``lines`` its 8 rows of 16 characters, ``marks`` the inverse video, boxes and dots
+    over them: layout.py), so a test or the simulator sees the real screen."""
+
+    def __init__(self, small=False):
+        self.small = small
         self.lines = []
+        self.marks = []
         self.frames = 0
 
-    def show(self, lines):
+    def show(self, lines, marks=None):
+        if self.small and marks is None:
+            frame = layout.plain(lines)
+            lines, marks = frame.rows, frame.marks
         self.lines = list(lines)
+        self.marks = list(marks) if marks else []
         self.frames += 1
+
+    def picture(self):
+        """The rows as text, each followed by a line marking its marks' cells: ``#`` inverse video,
+        ``*`` boxed, ``+`` dotted."""
+        out = []
+        for i, row in enumerate(self.lines):
+            under = [" "] * max(len(row), 1)
+            for r, col, n, kind in self.marks:
+                if r == i:
+                    for c in range(col, col + n):
+                        while len(under) <= c:
+                            under.append(" ")
+                        under[c] = {"i": "#", "b": "*"}.get(kind, "+")
+            out.append(row)
+            out.append("".join(under).rstrip())
+        return out
 
 
 class Buttons:
@@ -73,8 +101,10 @@ class Sensors:
 
 
 class HostHal:
-    def __init__(self):
-        self.display = Display()
+    """``small``: the display shows what the ESP32's 128x64 one does (layout.py), not every line."""
+
+    def __init__(self, small=False):
+        self.display = Display(small)
         self.buttons = Buttons()
         self.buzzer = Buzzer()
         self.reader = Reader()
