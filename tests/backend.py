@@ -61,8 +61,7 @@ class Backend:
         return timers.sweep(self.rt)
 
     def last_view(self, thing: str) -> dict[str, Any] | None:
-        views = [p for p in self.publisher.to(thing) if p["t"] == "view"]
-        return views[-1] if views else None
+        return next((p for p in reversed(self.publisher.to(thing)) if p["t"] == "view"), None)
 
     def seat_view(self, thing: str, message: dict[str, Any] | None = None) -> dict[str, Any]:
         """The engine's view of the seat that went with a view message (the last by default): what a

@@ -16,8 +16,8 @@ kept on one worker, so each worker starts it once.
 import functools
 import os
 import threading
-from collections.abc import Iterator
 
+import moto_fast
 import pytest
 from helpers import fresh_board  # noqa: F401  (a fixture, registered by import)
 from hypothesis import settings
@@ -43,6 +43,7 @@ def _moto_writes_atomic() -> None:
 
 
 _moto_writes_atomic()
+moto_fast.install()
 
 # The DynamoDB Locals that tests start for themselves (a venue process's own, killed and started again)
 # compile with the JVM's quick compiler only: they live seconds to a minute, too short for the optimising
@@ -65,16 +66,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     group_by_shared_fixtures(items)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def wall_clock_after_module() -> Iterator[None]:
-    """The service's clock back on wall time when a module ends: a test that set a clock it moves by hand
-    (tests/backend.py's Backend does, for its module's tests) must not leave it to the next module of the
-    same worker — a venue there froze: its paced deal never gave out a card."""
-    from deckhand.service.infra.clock import set_clock
-
-    set_clock(None)
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):  # type: ignore[no-untyped-def]
+    """The service's clock back on wall time once a module's tests and fixtures are done: a test that set a
+    clock it moves by hand (tests/backend.py's Backend does, for its module's tests) must not leave it to
+    the next module of the same worker — a venue there froze: its paced deal never gave out a card. (A hook,
+    not an autouse fixture: a module-scoped fixture would tie every module's tests to one worker.)"""
     yield
-    set_clock(None)
+    if nextitem is None or nextitem.module is not item.module:
+        from deckhand.service.infra.clock import set_clock
+
+        set_clock(None)
 
 
 @pytest.fixture(scope="session")

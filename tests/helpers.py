@@ -117,3 +117,10 @@ def run_cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
         sys.stdin = saved_stdin
         signal.signal(signal.SIGTERM, handler)
     return code, out.getvalue(), err.getvalue()
+
+
+def dropped_only_waiting_resends(dropped: dict[str, int]) -> bool:
+    """What the venue's bridge may drop in a test: only a device's resend of a message that still waits in
+    it (a loaded machine makes a QoS 1 client resend after 5 s; the waiting copy is answered) — never for a
+    rate, a full queue or an error."""
+    return set(dropped) <= {"queued"}

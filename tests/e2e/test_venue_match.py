@@ -12,7 +12,7 @@ from deckhand.competition.matchplay.entrants import Entrant, MatchResult, Result
 from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition
 from deckhand_local.venue.demo_event import DemoEvent, Faults
-from helpers import plays_in_any_order
+from helpers import dropped_only_waiting_resends, plays_in_any_order
 
 MATCH_RULESET = next(r for r in RULESETS if game(r).competition is Competition.MATCH)
 # 4 pairs at 2 tables, each with a dealing table; a 2-round Swiss of matches of 2 boards.
@@ -91,7 +91,7 @@ def test_faults_through_the_venue_change_no_match_result(match_event, tmp_path, 
     faulty = event.run()
     assert event.injected["drops"] >= 3 and event.injected["duplicates"] >= 5
     assert event.injected["concurrent"] >= 3 and event.injected["handler_failures"] >= 3
-    assert event.failed == 0 and event.dropped == {}
+    assert event.failed == 0 and dropped_only_waiting_resends(event.dropped)
     assert event.audit["boards"] == 8 and event.audit["device_actions"] > 0
     assert event.audit["doubled"] == event.audit["replay_mismatches"] == event.audit["results_missing"] == 0
     assert event.audit["lost"] == 0

@@ -51,6 +51,9 @@ class RecordingPublisher:
         # The engine's view of a seat next to each view message (tests' simulated players; never sent).
         self.seat_views: dict[tuple[str, str, int, int], dict[str, Any]] = {}
         self._lock = threading.Lock()
+        self._by_topic: dict[str, list[dict[str, Any]]] = {}
+        self._indexed = 0  # how many of ``sent`` the index holds
+        self._last_indexed: tuple[str, dict[str, Any]] | None = None
 
     def note_seat_view(self, thing: str, message: dict[str, Any], view: dict[str, Any], due: int = 0) -> None:
         with self._lock:
@@ -65,8 +68,18 @@ class RecordingPublisher:
             self.sent.append((topic, payload))
 
     def to(self, thing: str) -> list[dict[str, Any]]:
-        topic = down_topic(thing)
-        return [p for t, p in self.sent if t == topic]
+        """The messages sent to ``thing`` in order: from an index by topic, brought up to date with what
+        was sent since (a test's bots ask after every action: a scan of everything sent each time made a
+        long event's test quadratic). ``sent`` may be cleared or replaced: the index is then rebuilt."""
+        with self._lock:
+            done = self._indexed
+            if done > len(self.sent) or (done and self.sent[done - 1] is not self._last_indexed):
+                self._by_topic, done = {}, 0
+            for topic, payload in self.sent[done:]:
+                self._by_topic.setdefault(topic, []).append(payload)
+            self._indexed = len(self.sent)
+            self._last_indexed = self.sent[-1] if self.sent else None
+            return list(self._by_topic.get(down_topic(thing), ()))
 
     def clear(self) -> None:
         with self._lock:
