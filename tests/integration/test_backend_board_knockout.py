@@ -303,6 +303,7 @@ def test_a_board_games_bye_is_its_match_won_by_forfeit_in_game_points(backend, m
     totals = {s["team"]: (s["mp"], s["lp"]) for s in shown["standings"]}
     # A bye 2 match points and 4 (2 game points); a drawn match 1 and 2 (1 game point).
     assert totals == {p: (3, 6) if p in had_bye else (2, 4) for p in styles}
+    assert [m["winner"] for m in shown["bracket"]] == [None, None]  # a drawn match has no winner
     results = export(backend)["results"]
     csv_rows = [line.split(",") for line in match_results_csv(results).splitlines()[1:]]
     assert sorted(r[8:10] + [r[12]] for r in csv_rows) == [["1", "1", "played"]] * 2 + [["2", "", "bye"]] * 2
