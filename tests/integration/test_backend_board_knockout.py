@@ -290,6 +290,27 @@ def test_a_swiss_of_individuals_plays_two_games_a_round_colours_swapped(backend,
     assert [s["team"] for s in shown["standings"]] == [s["team"] for s in standings]
 
 
+def test_a_board_games_bye_is_its_match_won_by_forfeit_in_game_points(backend, monkeypatch, capsys):
+    """An odd field: the bye scores the two-game match won by forfeit — 2 match points and both games,
+    2 game points (kept doubled: 4), not a card game's 18 level points — in the standings, the API's
+    and the exports' (results.csv, standings.csv halve them)."""
+    styles = {"ANN": "resign", "BEN": "resign", "CAT": "resign"}  # every match drawn 1:1
+    run_event(backend, board_event(backend, "gomoku-renju", styles, 2, format="swiss"), 2)
+    byes = [m for m in list_matches(EVENT) if not m.table]
+    assert len(byes) == 2 and all(m.result == {"mp": [2, 0], "lp": [4, 0], "kind": "bye"} for m in byes)
+    shown = standings_shown(backend, monkeypatch, capsys)
+    had_bye = {m.pairs[0] for m in byes}
+    totals = {s["team"]: (s["mp"], s["lp"]) for s in shown["standings"]}
+    # A bye 2 match points and 4 (2 game points); a drawn match 1 and 2 (1 game point).
+    assert totals == {p: (3, 6) if p in had_bye else (2, 4) for p in styles}
+    assert [m["winner"] for m in shown["bracket"]] == [None, None]  # a drawn match has no winner
+    results = export(backend)["results"]
+    csv_rows = [line.split(",") for line in match_results_csv(results).splitlines()[1:]]
+    assert sorted(r[8:10] + [r[12]] for r in csv_rows) == [["1", "1", "played"]] * 2 + [["2", "", "bye"]] * 2
+    points = {r[1]: r[4] for r in (line.split(",") for line in match_standings_csv(results).splitlines()[1:])}
+    assert points == {p: "3" if p in had_bye else "2" for p in styles}
+
+
 def standings_shown(backend: Backend, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> dict[str, Any]:
     """The event's standings as ``GET /events/{id}/standings``, ``deckhand event standings`` (the API
     behind the CLI) and the export's ``standings`` give them: the same document, with its bracket."""

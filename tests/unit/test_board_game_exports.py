@@ -149,7 +149,7 @@ def test_a_game_read_from_the_match_alone_or_from_its_record_alone():
 def test_results_and_standings_csv_give_game_points_not_levels():
     doc = knockout()
     doc["matches"].append({"round": 1, "table": None, "pairs": ["EVE", "ANN"], "names": {"EVE": "Eve"}, "forfeit": True,
-                           "boards": [], "result": {"mp": {"EVE": 2, "ANN": 0}, "lp": {"EVE": 0, "ANN": 0}, "kind": "forfeit"}})  # fmt: skip
+                           "boards": [], "result": {"mp": {"EVE": 2, "ANN": 0}, "lp": {"EVE": 4, "ANN": 0}, "kind": "forfeit"}})  # fmt: skip
     text = match_results_csv(doc)
     assert next(csv.reader(io.StringIO(text, newline=""))) == BOARD_MATCHES_COLUMNS
     got = [[r[k] for k in ("player_a", "name_b", "mp_a", "mp_b", "points_a", "points_b", "games", "lot", "kind")]
@@ -158,7 +158,8 @@ def test_results_and_standings_csv_give_game_points_not_levels():
         ["ANN", "Han Meimei", "2", "0", "1.5", "0.5", "2", "", "played"],
         ["CAT", "Dan", "2", "0", "1", "1", "2", "CAT", "played"],
         ["ANN", "<b>Cat</b>", "", "", "", "", "", "", "in_play"],
-        ["EVE", "Li Lei", "2", "0", "", "", "0", "", "forfeit"],  # a withdrawn player's: no game played
+        # A withdrawn player's: no game played, the match won by forfeit (both games: 4 doubled).
+        ["EVE", "Li Lei", "2", "0", "2", "0", "0", "", "forfeit"],
     ]
     text = match_standings_csv(doc)
     assert next(csv.reader(io.StringIO(text, newline=""))) == BOARD_STANDINGS_COLUMNS
@@ -259,9 +260,26 @@ def test_a_swiss_draw_and_a_bye_in_a_board_games_words():
     first["result"]["mp"] = {"ANN": 1, "BEN": 1}  # a Swiss's match: two games, level, drawn
     first["result"]["games"][0] = entry("ANN", {"ANN": 0.5, "BEN": 0.5}, "agreement")
     bye = {"round": 1, "table": None, "pairs": ["EVE", None], "names": {"EVE": "Eve"}, "bye": True, "boards": [],
-           "result": {"mp": {"EVE": 2}, "lp": {"EVE": 18}, "kind": "bye"}}  # fmt: skip
-    doc["matches"].append(bye)
+           "result": {"mp": {"EVE": 2}, "lp": {"EVE": 4}, "kind": "bye"}}  # fmt: skip
+    forfeit = {"round": 1, "table": None, "pairs": ["FAY", "EVE"], "names": {"FAY": "Fay"}, "forfeit": True,
+               "boards": [], "result": {"mp": {"FAY": 2, "EVE": 0}, "lp": {"FAY": 4, "EVE": 0}, "kind": "forfeit"}}  # fmt: skip
+    doc["matches"] += [bye, forfeit]
     zh, en = (text_of(match_results_html(doc, "Cup", lang)) for lang in ("zh", "en"))
     assert "和局：比赛分 1:1，局分 1:1。" in zh and "Draw: match points 1:1, games 1:1." in en
-    assert "轮空：Eve 本轮无对手，按对方弃权获胜计，得 2 比赛分。" in zh and "Bye: Eve" in en
-    assert [r["kind"] for r in rows(match_results_csv(doc))][-1] == "bye"
+    # The bye and the forfeit: the match won by forfeit, both its games (kept doubled: 4), 2 game points.
+    assert "轮空：Eve 本轮无对手，按对方弃权获胜计，得 2 比赛分、2 局分。" in zh
+    assert (
+        "Bye: Eve has no opponent this round and scores as a forfeit win, 2 match points and 2 game points."
+        in en
+    )
+    assert "Fay 获胜，比赛分 2:0，局分 2:0。" in zh and "Fay wins, match points 2:0, games 2:0." in en
+    got = [[r[k] for k in ("player_a", "player_b", "points_a", "points_b", "games", "kind")]
+           for r in rows(match_results_csv(doc))[-2:]]  # fmt: skip
+    assert got == [["EVE", "", "2", "", "", "bye"], ["FAY", "EVE", "2", "0", "0", "forfeit"]]
+    for lang, words in (
+        ("zh-CN", ["得 2 比赛分、2 局分。", "局分 2:0"]),
+        ("en", ["and 2 game points.", "games 2:0"]),
+    ):
+        site = [p.sentence for p in model.read(doc, lang).matches][-2:]
+        assert [w in s for w, s in zip(words, site, strict=True)] == [True, True], site
+        assert not [s for s in site if "级分" in s or "level points" in s], site

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckhand.competition.board_render import is_board_game, points_text
+from deckhand.competition.board_render import doubled_points, is_board_game, points_text
 from deckhand.competition.match_render import IN_PLAY, MatchView, team_names
 from deckhand.errors import DeckhandError
 
@@ -341,17 +341,29 @@ def bracket_words(label: str, w: Words) -> str:
     return w(f"bracket.{label[:1]}", round=rnd, n=number)
 
 
-def result_sentence(m: MatchView, w: Words) -> str:
-    """A match's result in one sentence (match_render's, in the reader's words)."""
+def result_sentence(m: MatchView, w: Words, board: bool = False) -> str:
+    """A match's result in one sentence (match_render's, in the reader's words); a board game's
+    (``board``) bye and forfeit in game points, the match won by forfeit (board_render's)."""
     if m.kind == IN_PLAY:
         return w("result.in_play")
+    unplayed = {t: points_text(x, "½") for t, x in doubled_points(m, []).items()} if board else {}
     if m.kind == "bye":
         team = m.a if m.a is not None else m.b
+        if board:
+            return w(
+                "result.board_bye",
+                team=m.name(team),
+                mp=m.side_value("mp", team),
+                points=unplayed.get(str(team), ""),
+            )
         return w("result.bye", team=m.name(team), mp=m.side_value("mp", team), lp=m.side_value("lp", team))
     mp_a, mp_b = m.side_value("mp", m.a), m.side_value("mp", m.b)
-    points = game_points(m)  # a board game's: its games' points, as its bracket shows them
+    # A board game's: its games' points, as its bracket shows them (a forfeit's: the result's).
+    points = game_points(m) or unplayed or None
     if points is not None:
-        score = w("result.games", mp_a=mp_a, mp_b=mp_b, a=points[str(m.a)], b=points[str(m.b)])
+        score = w(
+            "result.games", mp_a=mp_a, mp_b=mp_b, a=points.get(str(m.a), ""), b=points.get(str(m.b), "")
+        )
     else:
         score = w(
             "result.score", mp_a=mp_a, mp_b=mp_b, lp_a=m.side_value("lp", m.a), lp_b=m.side_value("lp", m.b)
@@ -522,7 +534,7 @@ def _read_match(doc: Mapping[str, Any], title: str, header: list[tuple[str, str]
                 trump_summary(b, w),
             ))  # fmt: skip
         matches.append(MatchPage(slug, int(m.round or 0), m.table, heading,
-                                 result_sentence(m, w), rows, games))  # fmt: skip
+                                 result_sentence(m, w, board), rows, games))  # fmt: skip
     shown = ("mp", "points", "opp_points") if board else ("mp", "lp", "opp")
     columns = [(w(f"standings.{c}"), w(f"standings.{c}_full")) for c in shown]
     return Site(

@@ -260,6 +260,7 @@ _ZH: dict[str, str] = {
     "bracket.L": "败者组第 {round} 轮第 {n} 场",
     "result.in_play": "进行中：尚无结果。",
     "result.bye": "轮空：{team} 本轮无对手，按对方弃权获胜计，得 {mp} 比赛分、{lp} 级分。",
+    "result.board_bye": "轮空：{team} 本轮无对手，按对方弃权获胜计，得 {mp} 比赛分、{points} 局分。",
     "result.score": "比赛分 {mp_a}:{mp_b}，级分 {lp_a}:{lp_b}",
     "result.games": "比赛分 {mp_a}:{mp_b}，局分 {a}:{b}",
     "result.levels": "，最终级数 {a}:{b}",
@@ -535,6 +536,8 @@ _EN: dict[str, str] = {
     "result.in_play": "In play: no result yet.",
     "result.bye": "Bye: {team} has no opponent this round and scores as a forfeit win, {mp} match points "
     "and {lp} level points.",
+    "result.board_bye": "Bye: {team} has no opponent this round and scores as a forfeit win, {mp} match points "
+    "and {points} game points.",
     "result.score": "match points {mp_a}:{mp_b}, level points {lp_a}:{lp_b}",
     "result.games": "match points {mp_a}:{mp_b}, games {a}:{b}",
     "result.levels": ", final levels {a}:{b}",

@@ -116,6 +116,17 @@ def games_of(m: MatchView) -> list[Game]:
     return [Game(m, n, entries[n - 1] if n <= len(entries) else {}, boards.get(n, {})) for n in numbers]
 
 
+def doubled_points(m: MatchView, games: list[Game]) -> dict[str, int]:
+    """Each player's points in the match, kept doubled: its games' summed; a bye's or a forfeit's
+    played no game, so its result's ``lp`` give them — the match won by forfeit, every game of it won
+    (4, i.e. 2 points, in a two-game round), 0 to the side that forfeited."""
+    sides = [s for s in (m.a, m.b) if s is not None]
+    if games:
+        return {s: sum(g.doubled.get(s, 0) for g in games) for s in sides}
+    lp = as_map(m.result.get("lp")) if m.kind in ("bye", "forfeit") else {}
+    return {s: int(lp[s]) for s in sides if isinstance(lp.get(s), int)}
+
+
 def points_text(doubled: int | None, half: str = ".5") -> str:
     """A score kept doubled as people write it: ``3`` → ``1.5`` (CSV) or ``1½`` (a page's ``half``)."""
     if doubled is None:
@@ -130,23 +141,24 @@ def points_text(doubled: int | None, half: str = ".5") -> str:
 
 
 def board_matches_csv(doc: Mapping[str, Any]) -> str:
-    """One row per match: each player's match points and points from the games (summed: ``1.5``),
-    how many games were played, ``lot`` the player a level tie's lot chose; a bye has no player B,
-    a match in play ``kind`` ``in_play`` and no result."""
+    """One row per match: each player's match points and points from the games (summed: ``1.5``;
+    a bye's and a forfeit's: the match won by forfeit, ``2`` and ``0``), how many games were played,
+    ``lot`` the player a level tie's lot chose; a bye has no player B, a match in play ``kind``
+    ``in_play`` and no result."""
     deals = cell_text(doc.get("deals"))
     rows = []
     for m in match_views(doc):
         games = games_of(m)
-        played = m.kind not in (IN_PLAY, "bye")  # a forfeit without a game has no points from games
-        summed = {s: sum(g.doubled.get(s, 0) for g in games) for s in (m.a, m.b) if s is not None}
+        over = m.kind != IN_PLAY
+        summed = doubled_points(m, games) if over else {}
         rows.append(
             [
                 *match_cells(m),
                 m.side_value("mp", m.a),
                 m.side_value("mp", m.b),
-                points_text(summed.get(m.a or "")) if played and games else "",
-                points_text(summed.get(m.b or "")) if played and games else "",
-                str(len(games)) if played else "",
+                points_text(summed.get(m.a or "")),
+                points_text(summed.get(m.b or "")),
+                str(len(games)) if over and m.kind != "bye" else "",
                 cell_text(m.result.get("lot")),
                 m.kind,
                 deals,
@@ -259,9 +271,9 @@ def result_sentence(m: MatchView, say: Say) -> str:
         return say("result.in_play")
     if m.kind == "bye":
         player = m.a if m.a is not None else m.b
-        return say("result.bye", player=m.name(player), mp=m.side_value("mp", player))
-    games = games_of(m)
-    summed = {s: sum(g.doubled.get(s, 0) for g in games) for s in (m.a, m.b) if s is not None}
+        points = points_text(doubled_points(m, []).get(player or ""), "½")
+        return say("result.bye", player=m.name(player), mp=m.side_value("mp", player), points=points)
+    summed = doubled_points(m, games_of(m))
     score = say(
         "result.score",
         mp_a=m.side_value("mp", m.a),

@@ -97,8 +97,8 @@ def standings(event: EventItem, upto_round: int) -> dict[str, Any]:
 
 def bracket_of(event_id: str, upto_round: int) -> list[dict[str, Any]]:
     """A board game's bracket so far (RULES.md §6.5): each match by round, its players, each game's
-    first mover and points (1 / ½ / 0), the score, the winner (None while it is played) and whether
-    a lot decided it."""
+    first mover and points (1 / ½ / 0), the score, the winner (None while it is played, and for a
+    Swiss's drawn match) and whether a lot decided it."""
     out = []
     for m in list_matches(event_id):
         if not m.table or m.round > upto_round:
@@ -108,7 +108,8 @@ def bracket_of(event_id: str, upto_round: int) -> list[dict[str, Any]]:
             {"first": pairs[int(g["first"])], "points": _by_pair(pairs, [int(x) / 2 for x in g["mp"]])}
             for g in m.games
         ]
-        won = None if m.result is None else pairs[0 if m.result["mp"][0] > m.result["mp"][1] else 1]
+        mp = [0, 0] if m.result is None else m.result["mp"]
+        won = None if mp[0] == mp[1] else pairs[0 if mp[0] > mp[1] else 1]
         out.append(
             {
                 "round": m.round,
