@@ -13,8 +13,8 @@ from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition
 from deckhand.service.duplicate import rounds
 from deckhand.service.organiser import events, pairs
-from deckhand.service.storage import batches
-from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk
+from deckhand.service.storage import batches, parts
+from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk, round_sk
 from deckhand.service.storage.models import BoardStateItem, DealItem, shared_connection
 from moto import mock_aws
 from pynamodb.transactions import TransactWrite
@@ -47,9 +47,11 @@ def differences(items: list[dict[str, Any]], expected: list[dict[str, Any]]) -> 
 
 @pytest.fixture
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two items a call: the cup's four boards and two deals take several batches each."""
-    for limit in ("BATCH_WRITE_LIMIT", "BATCH_GET_LIMIT", "TRANSACTION_LIMIT"):
+    """Two items a read or transaction, four a write: the cup's four boards and eight players'
+    placements take several batches each."""
+    for limit in ("BATCH_GET_LIMIT", "TRANSACTION_LIMIT"):
         monkeypatch.setattr(batches, limit, 2)
+    monkeypatch.setattr(batches, "BATCH_WRITE_LIMIT", 4)
     monkeypatch.setattr(batches, "pause", lambda attempt: None)
 
 
@@ -128,22 +130,51 @@ def wipe() -> None:
     events._DEVICE_CACHE.clear()
 
 
-# The cup: the round, 1 of deals, 2 reads and 2 writes of boards, 1 of starts; the league: the round,
-# 1 read and 1 write of matches, 1 of deals, 1 read and 1 write of boards, the bye's read and write, 1 of starts.
-@pytest.mark.parametrize(("event", "batches_made"), [(cup, 7), (league, 9)], ids=["duplicate", "matches"])
+# The cup: the round, 2 of placements, 1 of deals, 2 reads and 2 writes of boards, 1 of starts; the
+# league: the round, 2 of placements, 1 read and 1 write of matches, 1 of deals, 1 read and 1 write of
+# boards, the bye's read and write, 1 of starts.
+@pytest.mark.parametrize(("event", "batches_made"), [(cup, 9), (league, 11)], ids=["duplicate", "matches"])
 def test_a_deal_killed_at_any_batch_and_dealt_again_ends_as_one_never_killed(
     small_batches, monkeypatch, event, batches_made
 ):
     counter = Batches(monkeypatch)
+    # Killed before each batch is sent, and after the last is written (before it is answered).
+    killed_at(
+        counter,
+        event,
+        batches_made,
+        [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)],
+    )
+
+
+def test_a_deal_seated_in_parts_killed_between_its_parts_and_round_and_dealt_again_ends_as_one_never_killed(
+    small_batches, monkeypatch
+):
+    """The cup's seating in parts (over 60 bytes: 5 parts of 60 characters, 2 batches), written before
+    the round: killed between the two, before the round's transaction, and after it is made (unanswered);
+    what follows is the deal above."""
+    monkeypatch.setattr(parts, "WHOLE_BYTES", 60)
+    monkeypatch.setattr(parts, "PART_CHARS", 60)
+    counter = Batches(monkeypatch)
+    whole = killed_at(counter, cup, 11, [(2, False), (3, False), (3, True)])
+    [head] = [i for i in whole if i["sk"]["S"] == round_sk(1)]
+    assert head["seating"] == {"S": "[]"} and int(head["seating_parts"]["N"]) == 5
+
+
+def killed_at(
+    counter: Batches, event: Any, batches_made: int, kills: list[tuple[int, bool]]
+) -> list[dict[str, Any]]:
+    """``event`` dealt in ``batches_made`` batches, then killed at each of ``kills`` (the batch; made,
+    unanswered) and dealt again: each time every item of the table as when never killed (returned)."""
     with mock_aws():
         create_table()
         whole = dealt(Backend(), counter, event)
         assert counter.calls == batches_made
-        # Killed before each batch is sent, and after the last is written (before it is answered).
-        for kill_at, after in [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)]:
+        for kill_at, after in kills:
             wipe()
             items = dealt(Backend(), counter, event, kill_at, after)
             assert items == whole, (kill_at, after, differences(items, whole))
+    return whole
 
 
 def test_a_board_under_play_is_left_as_it_is_by_a_deal_dealt_again(backend):
