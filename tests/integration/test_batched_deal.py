@@ -14,8 +14,8 @@ from deckhand.engines.spec import Competition
 from deckhand.service.duplicate import rounds
 from deckhand.service.organiser import events, pairs
 from deckhand.service.storage import batches, parts
-from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk, round_sk
-from deckhand.service.storage.models import BoardStateItem, DealItem, shared_connection
+from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk, link_sk, placement_sk, round_sk
+from deckhand.service.storage.models import BoardStateItem, DealItem, LinkItem, shared_connection
 from moto import mock_aws
 from pynamodb.transactions import TransactWrite
 
@@ -47,11 +47,9 @@ def differences(items: list[dict[str, Any]], expected: list[dict[str, Any]]) -> 
 
 @pytest.fixture
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two items a read or transaction, four a write: the cup's four boards and eight players'
-    placements take several batches each."""
-    for limit in ("BATCH_GET_LIMIT", "TRANSACTION_LIMIT"):
+    """Two items a call: the cup's four boards and two deals take several batches each."""
+    for limit in ("BATCH_WRITE_LIMIT", "BATCH_GET_LIMIT", "TRANSACTION_LIMIT"):
         monkeypatch.setattr(batches, limit, 2)
-    monkeypatch.setattr(batches, "BATCH_WRITE_LIMIT", 4)
     monkeypatch.setattr(batches, "pause", lambda attempt: None)
 
 
@@ -130,35 +128,41 @@ def wipe() -> None:
     events._DEVICE_CACHE.clear()
 
 
-# The cup: the round, 2 of placements, 1 of deals, 2 reads and 2 writes of boards, 1 of starts; the
-# league: the round, 2 of placements, 1 read and 1 write of matches, 1 of deals, 1 read and 1 write of
-# boards, the bye's read and write, 1 of starts.
-@pytest.mark.parametrize(("event", "batches_made"), [(cup, 9), (league, 11)], ids=["duplicate", "matches"])
+# The cup: the round, 1 of deals, 2 reads and 2 writes of boards, 1 of starts; the league: the round,
+# 1 read and 1 write of matches, 1 of deals, 1 read and 1 write of boards, the bye's read and write, 1 of starts.
+@pytest.mark.parametrize(("event", "batches_made"), [(cup, 7), (league, 9)], ids=["duplicate", "matches"])
 def test_a_deal_killed_at_any_batch_and_dealt_again_ends_as_one_never_killed(
     small_batches, monkeypatch, event, batches_made
 ):
     counter = Batches(monkeypatch)
     # Killed before each batch is sent, and after the last is written (before it is answered).
-    killed_at(
-        counter,
-        event,
-        batches_made,
-        [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)],
-    )
+    kills = [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)]
+    killed_at(counter, event, batches_made, kills)
 
 
-def test_a_deal_seated_in_parts_killed_between_its_parts_and_round_and_dealt_again_ends_as_one_never_killed(
+def linked_cup(b: Backend) -> str:
+    """The cup, its players on their own devices (a join link each, its id fixed): the round's seating
+    names them, and each gets a placement."""
+    prepare(b, **SEEDED)
+    for n in range(1, 9):
+        LinkItem(event_pk("cup"), link_sk(f"P{n}"), link_id=f"link{n}", digest="0" * 64, created_at=0).save()
+    return "cup"
+
+
+def test_a_deal_seated_in_parts_killed_at_any_batch_to_its_placements_and_dealt_again_ends_as_one_never_killed(
     small_batches, monkeypatch
 ):
-    """The cup's seating in parts (over 60 bytes: 5 parts of 60 characters, 2 batches), written before
-    the round: killed between the two, before the round's transaction, and after it is made (unanswered);
-    what follows is the deal above."""
-    monkeypatch.setattr(parts, "WHOLE_BYTES", 60)
-    monkeypatch.setattr(parts, "PART_CHARS", 60)
+    """The linked cup's seating in parts (3 parts of 100 characters: 2 batches), written before the
+    round, its eight players' placements after it (4 batches): killed between the parts, after the
+    round's transaction is made (unanswered) and between the placements; what follows is the deal above."""
+    monkeypatch.setattr(parts, "WHOLE_BYTES", 100)
+    monkeypatch.setattr(parts, "PART_CHARS", 100)
     counter = Batches(monkeypatch)
-    whole = killed_at(counter, cup, 11, [(2, False), (3, False), (3, True)])
+    kills = [(2, False), (3, True), (5, False)]
+    whole = killed_at(counter, linked_cup, 13, kills)
     [head] = [i for i in whole if i["sk"]["S"] == round_sk(1)]
-    assert head["seating"] == {"S": "[]"} and int(head["seating_parts"]["N"]) == 5
+    assert head["seating"] == {"S": "[]"} and int(head["seating_parts"]["N"]) == 3
+    assert len([i for i in whole if i["sk"]["S"].startswith(placement_sk(1, ""))]) == 8
 
 
 def killed_at(

@@ -132,6 +132,7 @@ def test_a_reseat_of_a_round_in_parts_changes_its_seating_and_placements_at_once
 ) -> None:
     prepare(backend, **SEEDED)
     rounds.request_next_round(backend.rt, "cup")
+    assert placed() == {}, "the handsets' players need no placement"
     before, version = {row["table"]: row["seats"] for row in read_back()}, head().seating_digest
     p, q = before["A"][0], before["B"][1]
     record = reseat_module.reseat(get_event("cup"), {"player": p, "table": "B", "seat": 1})
@@ -140,7 +141,7 @@ def test_a_reseat_of_a_round_in_parts_changes_its_seating_and_placements_at_once
     assert r.seating == [] and (r.seating_parts or 0) > 1 and r.seating_digest != version
     after = read_back()
     assert seats_of(after)[p] == ("B", 1) and seats_of(after)[q] == ("A", 0)
-    assert placed() == seats_of(after)
+    assert placed() == {p: ("B", 1), q: ("A", 0)}, "the moved players', written with the move"
     assert board_store.load("cup", 1, "B", "2").players[1] == p
     assert board_store.load("cup", 1, "B", "1").players[1] == q  # in play: unchanged
 
@@ -149,6 +150,7 @@ def test_a_reseat_racing_a_change_of_a_seating_in_parts_is_refused_and_tried_aga
     backend: Backend, in_parts: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     prepare(backend, **SEEDED)
+    player_devices(backend)
     rounds.request_next_round(backend.rt, "cup")
     before = {row["table"]: row["seats"] for row in read_back()}
     p, q, r, s = before["A"][0], before["B"][1], before["A"][2], before["A"][3]
@@ -189,6 +191,7 @@ def test_placements_a_redriven_deal_wrote_over_a_racing_reseat_are_written_again
     """A deal dealt again reads the seating, a re-seat lands (with its moved players' placements), then
     the deal writes the placements it read: it finds the seating's version changed and writes them again."""
     prepare(backend, **SEEDED)
+    player_devices(backend)
     rounds.request_next_round(backend.rt, "cup")
     before = {row["table"]: row["seats"] for row in read_back()}
     put_all = batches.put_all

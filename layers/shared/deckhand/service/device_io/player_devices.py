@@ -6,7 +6,7 @@ the round's seating gives its player, and on a board at the seat its player hold
 game's players change seats between the games of a match: the device goes with its player). Its link is checked again first, uncached: a revoked or
 replaced link's device is refused from its next message on, even while still connected. The player's
 seat is their placement in the round (one small read, storage/seating.py), or where none is (a round
-stored before placements, or still being dealt) the round's seating itself.
+stored before placements or still being dealt, a link issued since) the round's seating itself.
 """
 
 from __future__ import annotations

@@ -6,14 +6,15 @@ is kept in parts (storage/parts.py), written before the round item that names th
 of a round's seating reads it through :func:`round_seating`. ``seating_digest`` is the seating's
 version: a re-seat is conditional on it (all-or-nothing; a racing change refuses it).
 
-A player's own device finds its seat on every message: a placement item per seated player and round
-(``ROUND#<nnn>#AT#<player>``) makes that one small read instead of the whole seating. Placements are
+A player's own device finds its seat on every message: a placement item per player seated on their
+own device (a join link's) and round (``ROUND#<nnn>#AT#<player>``) makes that one small read instead of
+the whole seating (a handset's player needs none: 10,000 of them cost the deal 400 batches). Placements are
 written after the round item, from its seating as stored (a deal dealt again writes the same again),
 and a re-seat writes the moved players' in its own transaction. A deal that read the seating before a
 re-seat could write a moved player's old place after the re-seat's: so once it has written them the
 deal reads the seating's version again, and writes them again from the seating as it is now until the
 version it wrote from is the round's. A player without a placement (a round stored before placements,
-or its deal still writing them) is found in the seating itself.
+its deal still writing them, a link issued since) is found in the seating itself.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 
 from . import batches
-from .keys import event_of, event_pk, placement_sk, round_sk
+from .keys import event_of, event_pk, link_of_thing, placement_sk, round_sk
 from .models import PlacementItem, RoundItem
 from .parts import digest_of, joined_text, save_parts, split_text, text_of
 
@@ -119,12 +120,18 @@ def seating_set(stored: StoredSeating) -> list[Action]:
 def placements(
     event_id: str, round_no: int, rows: Rows, digest: str, only: set[str] | None = None
 ) -> list[PlacementItem]:
-    """The placement of every player seated in ``rows`` (or of the players ``only``): their first seat,
-    as a reader of the seating finds it; an AI seat has none."""
+    """The placement of each player seated in ``rows`` on their own device (a join link's: only its
+    messages look for one; a handset's player needs none), or of the players ``only``: their first
+    seat, as a reader of the seating finds it."""
     out: dict[str, PlacementItem] = {}
     for row in rows:
+        devices = row.get("devices") or []
         for seat, player in enumerate(row["seats"]):
-            if player and player not in out and (only is None or player in only):
+            if not player or player in out:
+                continue
+            if only is None and not (seat < len(devices) and link_of_thing(devices[seat] or "")):
+                continue
+            if only is None or player in only:
                 out[player] = PlacementItem(
                     event_pk(event_id),
                     placement_sk(round_no, player),
@@ -137,11 +144,15 @@ def placements(
 
 
 def place_players(event_id: str, round_no: int, r: RoundItem, rows: Rows | None = None) -> None:
-    """Every seated player's placement, from the stored round ``r`` (its seating ``rows`` when known),
-    written again from the seating as it is now while a re-seat changed it meanwhile (module doc)."""
+    """The placements of the players seated on their own devices, from the stored round ``r`` (its
+    seating ``rows`` when known), written again from the seating as it is now while a re-seat changed
+    it meanwhile (module doc)."""
     for _ in range(ATTEMPTS):
         version = seating_version(r)
-        batches.put_all(placements(event_id, round_no, round_seating(r) if rows is None else rows, version))
+        placed = placements(event_id, round_no, round_seating(r) if rows is None else rows, version)
+        if not placed:
+            return  # nobody plays on their own device
+        batches.put_all(placed)
         now = seating_head(event_id, round_no)
         if seating_version(now) == version:
             return
