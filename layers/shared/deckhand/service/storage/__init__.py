@@ -2,4 +2,4 @@
 POSTs (``idempotency``), batched writes (``batches``), large documents in parts (``parts``), and a
 round's seating as stored, with its players' placements (``seating``).
 
-Knows nothing of games, rounds or rules. Uses nothing else of the service."""
+Knows nothing of games or rules (a round only as stored). Uses nothing else of the service."""
