@@ -178,6 +178,7 @@ def test_a_reseat_racing_a_change_of_a_seating_in_parts_is_refused_and_tried_aga
         return real()
 
     monkeypatch.setattr(reseat_module, "transaction", changed_meanwhile)
+    monkeypatch.setattr(reseat_module, "ATTEMPTS", 2)
     placements, boards, seated = placed(), boards_now(), seats_of(read_back())
     with pytest.raises(Rejected) as refused:
         reseat_module.reseat(get_event("cup"), {"player": q, "table": "B", "seat": 0})
