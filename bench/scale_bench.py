@@ -144,6 +144,11 @@ def main() -> int:
         "its own invocation in parallel (1: one after the other, the bench before this option)",
     )
     parser.add_argument(
+        "--links",
+        action="store_true",
+        help="every player has a join link: the seating names each one's own device (an online field's)",
+    )
+    parser.add_argument(
         "--database", nargs="+", default=["dynamodb-local"], choices=["dynamodb-local", "moto"]
     )
     args = parser.parse_args()
@@ -324,6 +329,40 @@ def closing(number: int, deal: float, scoring_s: float, ranking: float, hottest:
     )
 
 
+@contextlib.contextmanager
+def seating_steps() -> Iterator[list[Timed]]:
+    """The deal's seating steps timed: its parts written, its players' placements written."""
+    from deckhand.service.boards import round_items
+    from deckhand.service.duplicate import rounds
+    from deckhand.service.matches import round_of_matches
+
+    with (
+        Timed(round_items, "save_seating") as saving,
+        Timed(rounds, "place_players") as placing,
+        Timed(round_of_matches, "place_players") as placing_matches,
+    ):
+        yield [saving, placing, placing_matches]
+
+
+def seating_stored(number: int, steps: list[Timed]) -> str:
+    """How the round's seating is stored (its size, whole in the round item or in parts), and what its
+    parts and placements took of the deal."""
+    from deckhand.service.duplicate import rounds
+    from deckhand.service.storage.models import PlacementItem
+    from deckhand.service.storage.parts import text_of
+    from deckhand.service.storage.seating import round_seating
+
+    r = rounds.get_round("online", number)
+    size = len(text_of(round_seating(r)).encode())
+    kept = f"in {r.seating_parts} parts" if r.seating_parts else "whole in the round item"
+    placements = PlacementItem.count("EVENT#online", PlacementItem.sk.startswith(f"{r.sk}#AT#"))
+    saving, placing, matches = steps
+    return (
+        f"    round {number}'s seating: {size / 1000:.0f} kB, {kept} ({saving.take():.1f} s); "
+        f"{placements} placements ({placing.take() + matches.take():.1f} s)"
+    )
+
+
 def deal_only(seconds: float, cpu: float, calls: Counter[str]) -> None:
     """``--deal-only``: round 1's seating or pairing and dealing, its time, CPU and DynamoDB calls."""
     print(f"  round 1: seat+deal {seconds:.1f} s (CPU {cpu:.1f} s)")
@@ -333,6 +372,7 @@ def deal_only(seconds: float, cpu: float, calls: Counter[str]) -> None:
 def run(args: argparse.Namespace, kind: str) -> None:
     quiet_handlers()
     from deckhand.service.duplicate import rounds, scoring
+    from deckhand.service.storage.seating import round_seating
 
     with driven(kind) as (label, fns, publisher):
         api = fns.api
@@ -352,8 +392,11 @@ def run(args: argparse.Namespace, kind: str) -> None:
             },
         )
         api("POST", "/events/online/players", {"players": [{"id": f"P{i:05d}"} for i in range(args.players)]})
+        if getattr(args, "links", False):
+            join_links([f"P{i:05d}" for i in range(args.players)])
         print(
-            f"Scale: {args.players} players, {-(-args.players // 4)} tables, {args.boards} boards a round, "
+            f"Scale: {args.players} players{' on join links' if getattr(args, 'links', False) else ''}, "
+            f"{-(-args.players // 4)} tables, {args.boards} boards a round, "
             f"through the handlers ({label}), scoring {args.workers} invocations at a time — seconds"
         )
         storage = StorageCalls()
@@ -367,13 +410,15 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 published = len(publisher.sent)
                 calls: Counter[str] = Counter()
                 start, cpu = time.perf_counter(), time.process_time()
-                api("POST", "/events/online/rounds")  # the deal function runs (synchronously here)
+                with seating_steps() as steps:
+                    api("POST", "/events/online/rounds")  # the deal function runs (synchronously here)
                 deal, cpu = time.perf_counter() - start, time.process_time() - cpu  # CPU: the handlers'
                 calls.update({f"seat+deal {k}": v for k, v in storage.calls.items()})
+                print(seating_stored(number, steps), flush=True)
                 if getattr(args, "deal_only", False):  # callers that build their own arguments
                     return deal_only(deal, cpu, calls)
                 r = rounds.get_round("online", number)
-                pairs = [(e["table"], b) for e in r.seating for b in r.boards]
+                pairs = [(e["table"], b) for e in round_seating(r) for b in r.boards]
                 storage.clear()
                 start = time.perf_counter()
                 play_boards("online", number, pairs)
@@ -400,6 +445,22 @@ def run(args: argparse.Namespace, kind: str) -> None:
                 lines.append(closing(number, deal, scoring_s, ranking, hottest))
         for line in lines:
             print(line)
+
+
+def join_links(players: list[str]) -> None:
+    """A join link for every player, written straight to the table in batches (the bench's shortcut:
+    issuing them through the API is a transaction a player): each seating row then names the players'
+    own devices, as an online event's does (~495 KB of seating at 10,000 players)."""
+    from deckhand.service.storage import batches
+    from deckhand.service.storage.keys import event_pk, link_sk
+    from deckhand.service.storage.models import LinkItem
+
+    batches.put_all(
+        [
+            LinkItem(event_pk("online"), link_sk(p), link_id=f"{n:010d}", digest="0" * 64, created_at=0)
+            for n, p in enumerate(players)
+        ]
+    )
 
 
 def score_all(fns: Handlers, number: int, pairs: list[tuple[str, str]], workers: int) -> None:
@@ -431,6 +492,7 @@ def run_pairs(args: argparse.Namespace, kind: str) -> None:
     quiet_handlers()
     from deckhand.service.duplicate import rounds, scoring
     from deckhand.service.matches import round_of_matches
+    from deckhand.service.storage.seating import round_seating
 
     ruleset = match_ruleset(args.ruleset)
     with driven(kind) as (label, fns, publisher):
@@ -493,15 +555,17 @@ def run_pairs(args: argparse.Namespace, kind: str) -> None:
                 calls: Counter[str] = Counter()
                 writes: Counter[tuple[str, str]] = Counter()
                 start, cpu = time.perf_counter(), time.process_time()
-                api("POST", "/events/online/rounds")  # pairing (round 1) and the matches' first boards
+                with seating_steps() as steps:
+                    api("POST", "/events/online/rounds")  # pairing (round 1) and the matches' first boards
                 deal, cpu = time.perf_counter() - start + paired, time.process_time() - cpu
                 this_pairing, paired = paired, 0.0
                 calls.update({f"pair+deal {k}": v for k, v in storage.calls.items()})
+                print(seating_stored(number, steps), flush=True)
                 if getattr(args, "deal_only", False):  # callers that build their own arguments
                     return deal_only(deal, cpu, calls)
                 writes.update(storage.item_writes)
                 r = rounds.get_round("online", number)
-                tables = [e["table"] for e in r.seating]
+                tables = [e["table"] for e in round_seating(r)]
                 storage.clear()
                 computing.take()
                 pairing.take()

@@ -13,9 +13,9 @@ from deckhand.engines.registry import RULESETS, game
 from deckhand.engines.spec import Competition
 from deckhand.service.duplicate import rounds
 from deckhand.service.organiser import events, pairs
-from deckhand.service.storage import batches
-from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk
-from deckhand.service.storage.models import BoardStateItem, DealItem, shared_connection
+from deckhand.service.storage import batches, parts
+from deckhand.service.storage.keys import STATE, board_pk, deal_sk, event_pk, link_sk, placement_sk, round_sk
+from deckhand.service.storage.models import BoardStateItem, DealItem, LinkItem, shared_connection
 from moto import mock_aws
 from pynamodb.transactions import TransactWrite
 
@@ -135,15 +135,50 @@ def test_a_deal_killed_at_any_batch_and_dealt_again_ends_as_one_never_killed(
     small_batches, monkeypatch, event, batches_made
 ):
     counter = Batches(monkeypatch)
+    # Killed before each batch is sent, and after the last is written (before it is answered).
+    kills = [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)]
+    killed_at(counter, event, batches_made, kills)
+
+
+def linked_cup(b: Backend) -> str:
+    """The cup, its players on their own devices (a join link each, its id fixed): the round's seating
+    names them, and each gets a placement."""
+    prepare(b, **SEEDED)
+    for n in range(1, 9):
+        LinkItem(event_pk("cup"), link_sk(f"P{n}"), link_id=f"link{n}", digest="0" * 64, created_at=0).save()
+    return "cup"
+
+
+def test_a_deal_seated_in_parts_killed_at_any_batch_to_its_placements_and_dealt_again_ends_as_one_never_killed(
+    small_batches, monkeypatch
+):
+    """The linked cup's seating in parts (3 parts of 100 characters: 2 batches), written before the
+    round, its eight players' placements after it (4 batches): killed between the parts, after the
+    round's transaction is made (unanswered) and between the placements; what follows is the deal above."""
+    monkeypatch.setattr(parts, "WHOLE_BYTES", 100)
+    monkeypatch.setattr(parts, "PART_CHARS", 100)
+    counter = Batches(monkeypatch)
+    kills = [(2, False), (3, True), (5, False)]
+    whole = killed_at(counter, linked_cup, 13, kills)
+    [head] = [i for i in whole if i["sk"]["S"] == round_sk(1)]
+    assert head["seating"] == {"S": "[]"} and int(head["seating_parts"]["N"]) == 3
+    assert len([i for i in whole if i["sk"]["S"].startswith(placement_sk(1, ""))]) == 8
+
+
+def killed_at(
+    counter: Batches, event: Any, batches_made: int, kills: list[tuple[int, bool]]
+) -> list[dict[str, Any]]:
+    """``event`` dealt in ``batches_made`` batches, then killed at each of ``kills`` (the batch; made,
+    unanswered) and dealt again: each time every item of the table as when never killed (returned)."""
     with mock_aws():
         create_table()
         whole = dealt(Backend(), counter, event)
         assert counter.calls == batches_made
-        # Killed before each batch is sent, and after the last is written (before it is answered).
-        for kill_at, after in [*((k, False) for k in range(1, batches_made + 1)), (batches_made, True)]:
+        for kill_at, after in kills:
             wipe()
             items = dealt(Backend(), counter, event, kill_at, after)
             assert items == whole, (kill_at, after, differences(items, whole))
+    return whole
 
 
 def test_a_board_under_play_is_left_as_it_is_by_a_deal_dealt_again(backend):

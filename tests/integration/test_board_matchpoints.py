@@ -20,9 +20,10 @@ from deckhand.engines.registry import DUPLICATE_RULESETS, game
 from deckhand.service.boards import round_progress
 from deckhand.service.boards.round_items import store_round
 from deckhand.service.boards.round_progress import BoardKey
-from deckhand.service.duplicate import board_scores, rounds, scoring, standings_store
+from deckhand.service.duplicate import board_scores, rounds, scoring
 from deckhand.service.duplicate.standings_store import load_standings
 from deckhand.service.organiser.events import get_event
+from deckhand.service.storage import parts
 from deckhand.service.storage.keys import META, event_pk, matchpoints_sk, player_sk, result_sk, round_sk
 from deckhand.service.storage.models import (
     BoardStateItem,
@@ -32,6 +33,7 @@ from deckhand.service.storage.models import (
     ResultItem,
     RoundItem,
 )
+from deckhand.service.storage.seating import round_seating
 
 setup_moto_env()
 
@@ -125,7 +127,7 @@ class Synthetic:
         """Every table's boards ended (the scores made up, many equal), in a random order: the scorings
         due, (round, table, board). With ``artificial``: some results written with an artificial score
         first (one per board and group at most), as a referee's ended-unplayed board is."""
-        order = [(row, b) for row in r.seating for b in r.boards]
+        order = [(row, b) for row in round_seating(r) for b in r.boards]
         self.rng.shuffle(order)
         given: set[tuple[str, str]] = set()
         for row, b in order:
@@ -252,9 +254,10 @@ def one_round(backend: Any, monkeypatch: Any, seed: str) -> tuple[Synthetic, lis
 def test_a_boards_matchpoints_are_written_once_however_its_scorings_are_re_driven(
     backend, monkeypatch, redrives
 ):
-    # Parts, as a national field's board needs (10,000 results pass the 400 KB item limit), at this size.
-    monkeypatch.setattr(standings_store, "WHOLE_BYTES", 400)
-    monkeypatch.setattr(standings_store, "PART_CHARS", 300)
+    # Parts, as a national field's board needs (10,000 results pass the 400 KB item limit), at this size
+    # (the round's seating too: its tables are read from its parts).
+    monkeypatch.setattr(parts, "WHOLE_BYTES", 400)
+    monkeypatch.setattr(parts, "PART_CHARS", 300)
     event, due = one_round(backend, monkeypatch, f"redrive{redrives}")
     order = [payload for payload in due for _ in range(redrives)]
     random.Random(redrives).shuffle(order)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..storage.keys import event_pk, match_prefix
 from ..storage.models import MatchItem, RoundItem
+from ..storage.seating import round_seating
 
 
 def list_matches(event_id: str, round_no: int | None = None) -> list[MatchItem]:
@@ -17,7 +18,7 @@ def boards_of_round(event_id: str, round_no: int, r: RoundItem) -> list[tuple[st
     """(table, board) of every board of the round, each table's in the order it plays them."""
     if r.match:
         return [(m.table, b) for m in list_matches(event_id, round_no) for b in m.boards]
-    return [(e["table"], b) for e in r.seating for b in r.boards]
+    return [(e["table"], b) for e in round_seating(r) for b in r.boards]
 
 
 def boards_of_table(event_id: str, round_no: int, r: RoundItem, table: str) -> list[str]:

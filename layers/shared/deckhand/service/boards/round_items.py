@@ -16,6 +16,7 @@ from ...engines.common.shuffle import seeded_shuffle
 from ...engines.registry import Game
 from ..storage.keys import event_pk, round_sk
 from ..storage.models import EventItem, ProgressItem, RoundItem, transaction
+from ..storage.seating import save_seating
 from .round_progress import make_sure_of_counter, new_counter
 
 
@@ -51,8 +52,11 @@ def store_round(event_id: str, round_no: int, item: RoundItem, also: Sequence[Mo
     """Save a new round with its board counter in one transaction: a crash between two writes once left
     a round without its counter, whose boards then counted into one with no total, so the round never
     ended. A deal retried or raced finds the round stored, and gets that one. ``also``: items made
-    from the round's secret (a draw by lot), written with it or not at all."""
-    progress = new_counter(event_id, round_no, item)
+    from the round's secret (a draw by lot), written with it or not at all. ``item.seating`` whole: a
+    large one is kept in parts, written first (storage/seating.py; read it by ``round_seating``)."""
+    rows = list(item.seating)
+    item.seating, item.seating_parts, item.seating_digest = save_seating(event_id, item.sk, rows)
+    progress = new_counter(event_id, round_no, item, rows)
     try:
         with transaction() as tx:
             tx.save(item, condition=RoundItem.sk.does_not_exist())

@@ -36,6 +36,7 @@ from ..storage.keys import (
     round_sk,
 )
 from ..storage.models import BoardProgressItem, ProgressItem, ProgressShardItem, RoundItem
+from ..storage.seating import round_seating
 
 
 class BoardKey(NamedTuple):
@@ -65,9 +66,10 @@ def shard_of(unit: str, shards: int) -> int:
     return zlib.crc32(unit.encode()) % shards
 
 
-def layout(r: RoundItem) -> list[int]:
-    """The boards each shard counts: every board of a table (a match: once, when it ends)."""
-    units = [str(row["table"]) for row in r.seating]
+def layout(r: RoundItem, seating: list[dict[str, Any]] | None = None) -> list[int]:
+    """The boards each shard counts: every board of a table (a match: once, when it ends). ``seating``:
+    the round's, when known (else read)."""
+    units = [str(row["table"]) for row in (round_seating(r) if seating is None else seating)]
     per_unit = 1 if r.match else len(r.boards)
     totals = [0] * shard_count(len(units) * per_unit)
     for unit in units:
@@ -75,10 +77,10 @@ def layout(r: RoundItem) -> list[int]:
     return totals
 
 
-def board_layout(r: RoundItem) -> dict[str, Any]:
+def board_layout(r: RoundItem, seating: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A duplicate round's boards, and for each group the tables each of its shards counts (of a board)."""
     groups: dict[str, list[str]] = {}
-    for row in r.seating:
+    for row in round_seating(r) if seating is None else seating:
         groups.setdefault(str(row["group"]), []).append(str(row["table"]))
     totals: dict[str, list[int]] = {}
     for group, tables in groups.items():
@@ -93,16 +95,15 @@ def board_keys(board_shards: dict[str, Any]) -> list[BoardKey]:
     return [BoardKey(g, b) for g in board_shards["groups"] for b in board_shards["boards"]]
 
 
-def new_counter(event_id: str, round_no: int, r: RoundItem) -> ProgressItem:
+def new_counter(
+    event_id: str, round_no: int, r: RoundItem, seating: list[dict[str, Any]] | None = None
+) -> ProgressItem:
     """The round's counter, with its shards' totals, saved with the round (round_items.store_round): a
     round of matches counts by table (each match once), a duplicate round board by board."""
+    key = (event_pk(event_id), progress_sk(round_no))
     if r.match:
-        return ProgressItem(
-            event_pk(event_id), progress_sk(round_no), boards_total=r.boards_total, shard_totals=layout(r)
-        )
-    return ProgressItem(
-        event_pk(event_id), progress_sk(round_no), boards_total=r.boards_total, board_shards=board_layout(r)
-    )
+        return ProgressItem(*key, boards_total=r.boards_total, shard_totals=layout(r, seating))
+    return ProgressItem(*key, boards_total=r.boards_total, board_shards=board_layout(r, seating))
 
 
 def counter_layout(event_id: str, round_no: int) -> ProgressItem | None:

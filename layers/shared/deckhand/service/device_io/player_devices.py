@@ -4,7 +4,9 @@ A handset stays at its table; a player moves between tables from round to round 
 a match round's pairing, a referee's re-seat): each message of a player device is placed at the table
 the round's seating gives its player, and on a board at the seat its player holds there (a board
 game's players change seats between the games of a match: the device goes with its player). Its link is checked again first, uncached: a revoked or
-replaced link's device is refused from its next message on, even while still connected.
+replaced link's device is refused from its next message on, even while still connected. The player's
+seat is their placement in the round (one small read, storage/seating.py), or where none is (a round
+stored before placements or still being dealt, a link issued since) the round's seating itself.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..organiser.events import get_event
 from ..organiser.player_links import PLAYER_ROLE, link_valid
 from ..storage.keys import event_pk, table_sk
 from ..storage.models import BoardStateItem, DeviceItem, RoundItem, TableItem
+from ..storage.seating import placement_of, round_seating
 from .incoming import BadMessage
 
 NOT_SEATED = "not_your_seat"  # the player sits out this round (a bye, withdrawn): nothing to act for
@@ -36,23 +39,32 @@ def check_link(device: DeviceItem, thing: str) -> None:
 
 def placed(device: DeviceItem, round_no: int) -> DeviceItem:
     """The player device as if assigned to its player's seat of ``round_no`` (never stored)."""
+    table, seat = _seat_of(device.event_id, round_no, device.player or "")
+    return DeviceItem(
+        device.pk,
+        device.sk,
+        event_id=device.event_id,
+        table=table,
+        seat=seat,
+        role=device.role,
+        player=device.player,
+        lang=device.lang,
+    )
+
+
+def _seat_of(event_id: str, round_no: int, player: str) -> tuple[str, int]:
+    """(table, seat) of ``player`` in the round: their placement, else the round's seating."""
+    at = placement_of(event_id, round_no, player)
+    if at is not None:
+        return at.table, at.seat
     try:
-        seating = get_round(device.event_id, round_no).seating
+        seating = round_seating(get_round(event_id, round_no))
     except NotFound:
         raise BadMessage("no_round", f"round {round_no} is not played") from None
     for row in seating:
-        if device.player in row["seats"]:
-            return DeviceItem(
-                device.pk,
-                device.sk,
-                event_id=device.event_id,
-                table=row["table"],
-                seat=row["seats"].index(device.player),
-                role=device.role,
-                player=device.player,
-                lang=device.lang,
-            )
-    raise BadMessage(NOT_SEATED, f"player {device.player!r} sits at no table in round {round_no}")
+        if player in row["seats"]:
+            return row["table"], row["seats"].index(player)
+    raise BadMessage(NOT_SEATED, f"player {player!r} sits at no table in round {round_no}")
 
 
 def seat_on(device: DeviceItem, item: BoardStateItem) -> int:
@@ -72,8 +84,9 @@ def hand_over(rt: Runtime, event_id: str, devices: dict[str, str | None]) -> Non
         return  # a round dealt later names the players' devices as it is made
     round_no = int(event.current_round)
     r = get_round(event_id, round_no)
+    seating = round_seating(r)
     for player, thing in devices.items():
-        row = next((row for row in r.seating if player in row["seats"]), None)
+        row = next((row for row in seating if player in row["seats"]), None)
         if row is not None:
             _hand_over_seat(
                 rt, event_id, round_no, r, row["table"], row["seats"].index(player), player, thing

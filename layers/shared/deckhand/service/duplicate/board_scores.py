@@ -20,9 +20,10 @@ from pynamodb.exceptions import DoesNotExist, PutError
 from ...competition.artificial import Artificial
 from ...competition.standings import BoardResults, Comparison, Outcome, Result, compare_boards
 from ..boards.round_progress import BoardKey
-from ..storage.keys import board_progress_sk, event_pk, matchpoints_sk, progress_sk, result_sk, round_sk
-from ..storage.models import BoardProgressItem, MatchpointsItem, ProgressItem, ResultItem, RoundItem
-from .standings_store import joined_document, save_parts, split_document
+from ..storage.keys import board_progress_sk, event_pk, matchpoints_sk, progress_sk, result_sk
+from ..storage.models import BoardProgressItem, MatchpointsItem, ProgressItem, ResultItem
+from ..storage.parts import joined_document, save_parts, split_document
+from ..storage.seating import round_seating, seating_head
 
 AI_PLAYER = "AI"
 
@@ -88,9 +89,7 @@ def score_board(event_id: str, round_no: int, key: BoardKey, rev: int, ranking: 
 
 def _results(event_id: str, round_no: int, key: BoardKey) -> list[ResultItem] | None:
     """Every table's result of the board in its group, in sort-key order (as a query returns them)."""
-    seating = RoundItem.get(
-        event_pk(event_id), round_sk(round_no), consistent_read=True, attributes_to_get=["seating"]
-    ).seating
+    seating = round_seating(seating_head(event_id, round_no))
     tables = [str(row["table"]) for row in seating if str(row["group"]) == key.group]
     keys = [(event_pk(event_id), result_sk(round_no, t, key.board)) for t in tables]
     got = sorted(ResultItem.batch_get(keys, consistent_read=True), key=lambda r: r.sk)

@@ -61,6 +61,7 @@ from ..storage.models import (
     transaction,
 )
 from ..storage.presence import Presence, presence_of
+from ..storage.seating import place_players, round_seating
 from .scoring import maybe_finish_round
 from .standings_store import load_standings
 
@@ -182,7 +183,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
                 raise
             _deal_failed(event, round_no, str(exc))
             raise DealFailed(str(exc)) from None
-        if not match_round.seating:
+        if not round_seating(match_round):
             # Only byes and forfeits (a bracket's pairs all withdrawn): no board will end to finish it.
             maybe_finish_round(rt, event_id, round_no)
         return match_round
@@ -193,6 +194,10 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
     except DeckhandError as exc:  # raised before the round item is written: nothing to undo
         _deal_failed(event, round_no, str(exc))
         raise DealFailed(str(exc)) from None
+    seating = round_seating(round_item)
+    place_players(
+        event_id, round_no, round_item, seating
+    )  # before a board begins: players' devices read them
     secret = round_item.salt
     deals = {
         f"{group}/{b}": deal_order(secret, group, b, g)
@@ -208,9 +213,9 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         ]
     )
     names = player_names(event_id, False)
-    read_devices([t for entry in round_item.seating for t in entry["devices"]])  # their languages
+    read_devices([t for entry in seating for t in entry["devices"]])  # their languages
     made: list[BoardStateItem] = []
-    for entry in round_item.seating:
+    for entry in seating:
         for position, b in enumerate(boards):
             order = deals[f"{entry['group']}/{b}"]
             item = BoardStateItem(
@@ -252,7 +257,7 @@ def deal_round(rt: Runtime, event_id: str, round_no: int) -> RoundItem:
         {"t": "round", "r": round_no, "commit": round_item.commitment, "boards": boards},
     )
     board_progress.start_boards(
-        rt, [stored[(board_pk(event_id, round_no, e["table"], boards[0]), STATE)] for e in round_item.seating]
+        rt, [stored[(board_pk(event_id, round_no, e["table"], boards[0]), STATE)] for e in seating]
     )
     return round_item
 
@@ -355,8 +360,9 @@ def round_status(event_id: str, round_no: int, *, staff: bool = True) -> dict[st
     for table, b in pairs:
         by_table.setdefault(table, []).append(b)
     # the staff see each seat's device online or not (its presence item: one batched read a status)
-    present = presence_of([t for e in r.seating for t in e.get("devices") or []]) if staff else {}
-    for entry in r.seating:
+    seating = round_seating(r)
+    present = presence_of([t for e in seating for t in e.get("devices") or []]) if staff else {}
+    for entry in seating:
         boards = []
         for b in by_table.get(entry["table"], []):
             item = items.get((entry["table"], b))

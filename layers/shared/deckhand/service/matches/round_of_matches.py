@@ -62,6 +62,7 @@ from ..storage.keys import (
     team_of,
 )
 from ..storage.models import ActiveItem, AuditItem, EventItem, MatchItem, PairingItem, RoundItem
+from ..storage.seating import place_players, round_seating
 from .formats import (
     RoundPlan,
     check_rounds,
@@ -250,6 +251,10 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     """Seat the round's matches at the venue's tables and begin each one's first board (retry-safe)."""
     event_id = event_id_of(event)
     round_item = _round_item(event, round_no)
+    seating = round_seating(round_item)
+    place_players(
+        event_id, round_no, round_item, seating
+    )  # before a board begins: players' devices read them
     g = game(event.ruleset)
     settings = MatchSettings.from_dict(event.match)
     bracket = is_bracket_round(settings, round_no)
@@ -259,12 +264,12 @@ def deal_match_round(rt: Runtime, event: EventItem, round_no: int) -> RoundItem:
     names = {p["id"]: p.get("name") or p["id"] for t in list_teams(event_id) for p in t.players}
     undrawn = undrawn_tables(
         settings, _field(event), history(event_id, round_no - 1), round_no, event.rounds,
-        [row["pairs"] for row in round_item.seating],
+        [row["pairs"] for row in seating],
     )  # fmt: skip
     numbers = draw_numbers(event, settings)
     handsets = {table_of(t.sk): list(t.seats) for t in list_tables(event_id)} if g.position else {}
     made: list[MatchItem] = []
-    for i, row in enumerate(round_item.seating):
+    for i, row in enumerate(seating):
         options_json = round_options(g, event.options, i in undrawn)
         match = MatchItem(
             event_pk(event_id),

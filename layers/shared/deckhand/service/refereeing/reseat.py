@@ -5,7 +5,9 @@ sat there (a player, or the AI) takes the player's seat: a swap, so every seat s
 board in play or ended never changes hands. The handsets stay where they are — a handset acts
 only for its own seat (service/device_io/pipeline.py) — so the player moves to the seat and plays on its
 handset, which shows the player's name from that board on. Every check is made before one
-all-or-nothing write of the boards changed and the round's seating.
+all-or-nothing write of the boards changed, the round's seating (conditional on the version read; a
+large seating's new parts written before it, under their own version) and the moved players'
+placements.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ from ..duplicate.rounds import player_names
 from ..organiser.events import event_id_of
 from ..storage.keys import event_pk, round_sk
 from ..storage.models import BoardStateItem, EventItem, RoundItem, transaction
+from ..storage.seating import placements, round_seating, save_seating, seating_set, still_seated_as
 
-MAX_WRITES = 100  # a DynamoDB transaction's items: the boards changed and the round
+MAX_WRITES = (
+    100  # a DynamoDB transaction's items: the boards changed, the round, the moved players' placements
+)
 ATTEMPTS = 5  # a board that starts, or another re-seat, while this one is checked: check again
 CANCELLED = ("TransactionCanceledException", "TransactionConflictException")
 
@@ -50,7 +55,8 @@ def reseat(event: EventItem, action: dict[str, Any]) -> dict[str, Any]:
 def _attempt(event: EventItem, round_no: int, player: str, table: str, seat: int) -> dict[str, Any]:
     event_id = event_id_of(event)
     r = RoundItem.get(event_pk(event_id), round_sk(round_no), consistent_read=True)
-    seating = [dict(row, seats=list(row["seats"])) for row in r.seating]
+    read = round_seating(r)
+    seating = [dict(row, seats=list(row["seats"])) for row in read]
     source = next((row for row in seating if player in row["seats"]), None)
     if source is None:
         raise Rejected("unknown_player", f"player {player!r} is not seated in round {round_no}")
@@ -79,25 +85,26 @@ def _attempt(event: EventItem, round_no: int, player: str, table: str, seat: int
     _check_waiting(waiting)
     for who, to in ((player, table), (displaced, source["table"])):
         if who:
-            _check_twice(event_id, round_no, r, who, {b.board for b in waiting[to]}, to)
+            _check_twice(event_id, round_no, r, read, who, {b.board for b in waiting[to]}, to)
     changed = _changes(waiting, (source["table"], from_seat, player), (table, seat, displaced or ""))
     names = player_names(event_id, False)
     for b in changed:
         b.names = [names.get(p, p) if p else "" for p in b.players]
-    if len(changed) + 1 > MAX_WRITES:
+    moved: set[str] = {player, *([displaced] if displaced else [])}
+    if len(changed) + 1 + len(moved) > MAX_WRITES:
         raise Rejected(
             "reseat_too_many_boards", f"{len(changed)} boards would change: re-seat after some are played"
         )
-    old = r.seating
     source["seats"][from_seat], target["seats"][seat] = target["seats"][seat], player
+    stored = save_seating(event_id, r.sk, seating)
     with transaction() as tx:
         for item in changed:
             tx.save(item, condition=BoardStateItem.status == "waiting")
         tx.update(
-            r,
-            actions=[RoundItem.seating.set(seating)],
-            condition=(RoundItem.status == "playing") & (RoundItem.seating == old),
+            r, actions=seating_set(stored), condition=(RoundItem.status == "playing") & still_seated_as(r)
         )
+        for placement in placements(event_id, round_no, seating, stored.digest, only=moved):
+            tx.save(placement)
     return {
         "round": round_no,
         "from": {"table": source["table"], "seat": from_seat},
@@ -119,10 +126,18 @@ def _check_waiting(waiting: dict[str, list[BoardStateItem]]) -> None:
             )
 
 
-def _check_twice(event_id: str, round_no: int, r: RoundItem, who: str, boards: set[str], table: str) -> None:
+def _check_twice(
+    event_id: str,
+    round_no: int,
+    r: RoundItem,
+    seating: list[dict[str, Any]],
+    who: str,
+    boards: set[str],
+    table: str,
+) -> None:
     """Nobody plays a board twice: ``who`` has begun none of the ``boards`` it would get (tables at
-    different boards, or an earlier re-seat) at any table of the round."""
-    pairs = [(e["table"], b) for e in r.seating for b in r.boards if b in boards]
+    different boards, or an earlier re-seat) at any table of the round (``r``, seated as ``seating``)."""
+    pairs = [(e["table"], b) for e in seating for b in r.boards if b in boards]
     seen = load_many(
         event_id, round_no, pairs, consistent=True, attributes=["table", "board", "status", "players"]
     )

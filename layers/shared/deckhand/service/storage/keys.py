@@ -122,6 +122,11 @@ def round_sk(round_no: int) -> str:
     return f"ROUND#{round_key(round_no)}"
 
 
+def placement_sk(round_no: int, player: str) -> str:
+    """Where one player sits in a round (their own device finds its seat by this key alone)."""
+    return f"{round_sk(round_no)}#AT#{player}"
+
+
 def progress_sk(round_no: int) -> str:
     return f"PROGRESS#{round_key(round_no)}"
 

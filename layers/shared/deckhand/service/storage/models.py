@@ -189,10 +189,17 @@ class LinkItem(_Base):
 
 
 class RoundItem(_Base):
-    """pk EVENT#<id>, sk ROUND#<nnn>."""
+    """pk EVENT#<id>, sk ROUND#<nnn>.
+
+    A seating over DynamoDB's 400 KB item limit (a national field's) is kept in parts
+    (service/storage/seating.py, read by ``round_seating``): ``seating`` empty, ``seating_parts`` their
+    count (None: whole here), ``seating_digest`` its version (a re-seat is conditional on it; None: a
+    round stored before it was kept, its seating whole)."""
 
     status = UnicodeAttribute()  # playing | done
     seating = JSONAttribute()  # [{"group", "table", "seats": [player|null]}]
+    seating_parts = IntAttribute(null=True)
+    seating_digest = UnicodeAttribute(null=True)
     boards = JSONAttribute()
     commitment = UnicodeAttribute()
     salt = UnicodeAttribute()  # secret until the round is done
@@ -202,6 +209,17 @@ class RoundItem(_Base):
     match = BooleanAttribute(null=True)  # a round of matches: its boards are the matches' (MatchItem)
     byes = JSONAttribute(null=True)  # a round of matches: the pair that sits out (scores a bye)
     forfeits = JSONAttribute(null=True)  # [[winner, loser], …]: games a withdrawn pair forfeits
+
+
+class PlacementItem(_Base):
+    """pk EVENT#<id>, sk ROUND#<nnn>#AT#<player>: where a seated player sits in the round, so their own
+    device finds its seat by one small read; written from the round's seating once it is stored, and by
+    a re-seat in its own transaction (service/storage/seating.py). None for a player sitting out."""
+
+    table = UnicodeAttribute()
+    seat = IntAttribute()
+    group = UnicodeAttribute()
+    digest = UnicodeAttribute()  # the seating's version it was written from
 
 
 class ProgressItem(_Base):
@@ -351,7 +369,7 @@ class StandingsItem(_Base):
     """pk EVENT#<id>, sk STANDINGS#<nnn>: standings after round nnn (the competition core's output).
 
     A document over DynamoDB's 400 KB item limit (a national field's) is kept in parts
-    (service/duplicate/standings_store.py): ``document`` empty, ``parts`` their count, ``digest`` the
+    (service/storage/parts.py): ``document`` empty, ``parts`` their count, ``digest`` the
     version their keys carry."""
 
     document = JSONAttribute()
@@ -372,8 +390,8 @@ class MatchpointsItem(_Base):
 
 
 class PartItem(_Base):
-    """pk EVENT#<id>, sk <head's sk>#<digest>#P<ppp> (STANDINGS#<nnn>… or MATCHPOINTS#<nnn>#<group>#<board>…):
-    one part of a large document's JSON."""
+    """pk EVENT#<id>, sk <head's sk>#<digest>#P<ppp> (STANDINGS#<nnn>…, MATCHPOINTS#<nnn>#<group>#<board>…
+    or ROUND#<nnn>…): one part of a large document's JSON (service/storage/parts.py)."""
 
     chunk = UnicodeAttribute()
 
@@ -414,6 +432,7 @@ ALL_MODELS: tuple[type[_Base], ...] = (
     PresenceItem,
     LinkItem,
     RoundItem,
+    PlacementItem,
     ProgressItem,
     ProgressShardItem,
     BoardProgressItem,
