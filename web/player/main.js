@@ -140,6 +140,18 @@ setInterval(() => {
   }
 }, 1000)
 
+// A board game's view without its layout was drawn before the server knew this page (a round begun
+// while the page's hello was on its way): in English, the grid as text. Once a board, the page says
+// hello again, and the server draws the seat's screen for it, in its language.
+const reasked = new Set()
+function drawnBeforeHello (message) {
+  if (message.t !== 'view' || !message.grid || message.layout) return
+  const board = `${message.r}/${message.b}`
+  if (reasked.has(board) || !connection) return
+  reasked.add(board)
+  connection.hello()
+}
+
 async function start () {
   redraw()
   const credentials = credentialsOf(location.hash)
@@ -164,6 +176,7 @@ async function start () {
       if (message.t === 'view') settings.armed = null
       state.receive(message)
       redraw()
+      drawnBeforeHello(message)
     },
     onState: (now) => {
       link = now
